@@ -1,0 +1,166 @@
+import Foundation
+
+/// Why ``Webservice/load(_:)`` could not produce a model.
+///
+/// Every case keeps what you need to react to or report the failure: the underlying error, and the status code,
+/// header fields and body of the response when there was one. The convenience properties ``statusCode``,
+/// ``headers``, ``body`` and ``underlyingError`` read them without a `switch`.
+///
+/// ```swift
+/// do {
+///     let episodes = try await webservice.load(Episode.all)
+/// } catch let error as WebserviceError where error.statusCode == 401 {
+///     signIn()
+/// }
+/// ```
+///
+/// Its description is meant for logs: it names the failure, the status, the body's size and, for an
+/// unacceptable status, the start of the body. It never prints header values that carry credentials
+/// (`Authorization`, `Cookie`, `Set-Cookie`, API keys, tokens); neither does `dump`.
+public enum WebserviceError: Error, Sendable {
+    /// The transport failed before a response arrived, usually with a `URLError` such as `.notConnectedToInternet`,
+    /// `.timedOut` or `.cannotConnectToHost`.
+    case transport(any Error)
+    /// The transport returned a response that is not an `HTTPURLResponse`.
+    case nonHTTPResponse(body: Data)
+    /// The server answered with a status code outside `200..<300`; its header fields and body are kept.
+    case unacceptableStatus(statusCode: Int, headers: [String: String], body: Data)
+    /// The resource's ``Resource/parse`` threw on an accepted response, typically a `DecodingError`.
+    case parsing(any Error, statusCode: Int, headers: [String: String], body: Data)
+    /// The request body could not be encoded, typically an `EncodingError`.
+    case encoding(any Error)
+
+    /// The response's HTTP status code, when a response arrived.
+    public var statusCode: Int? {
+        switch self {
+        case .unacceptableStatus(let statusCode, _, _), .parsing(_, let statusCode, _, _): statusCode
+        case .transport, .nonHTTPResponse, .encoding: nil
+        }
+    }
+
+    /// The response's header fields, when an HTTP response arrived.
+    public var headers: [String: String]? {
+        switch self {
+        case .unacceptableStatus(_, let headers, _), .parsing(_, _, let headers, _): headers
+        case .transport, .nonHTTPResponse, .encoding: nil
+        }
+    }
+
+    /// The response body, when a response arrived.
+    public var body: Data? {
+        switch self {
+        case .nonHTTPResponse(let body), .unacceptableStatus(_, _, let body), .parsing(_, _, _, let body): body
+        case .transport, .encoding: nil
+        }
+    }
+
+    /// The error that caused this one: the transport's, the parse's or the encoder's.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .transport(let error), .parsing(let error, _, _, _), .encoding(let error): error
+        case .nonHTTPResponse, .unacceptableStatus: nil
+        }
+    }
+
+    /// The transport's `URLError`, when the transport failed with one.
+    public var urlError: URLError? {
+        if case .transport(let error as URLError) = self { error } else { nil }
+    }
+}
+
+extension WebserviceError: CustomStringConvertible, LocalizedError {
+    /// A one-line account of the failure for logs, with credential header values left out.
+    public var description: String {
+        switch self {
+        case .transport(let error):
+            "The request failed before a response arrived: \(error)"
+        case .nonHTTPResponse(let body):
+            "The response was not an HTTP response (\(body.count) bytes)."
+        case .unacceptableStatus(let statusCode, let headers, let body):
+            "The server answered \(Self.status(statusCode)) with \(Self.content(body, headers))"
+                + (Self.preview(of: body).map { ": \($0)" } ?? ".")
+        case .parsing(let error, let statusCode, let headers, let body):
+            "The \(Self.status(statusCode)) response with \(Self.content(body, headers)) could not be parsed: "
+                + Self.explain(error)
+        case .encoding(let error):
+            "The request body could not be encoded: \(Self.explain(error))"
+        }
+    }
+
+    /// The same text as ``description``, so `localizedDescription` is readable too.
+    public var errorDescription: String? { description }
+
+    private static func status(_ code: Int) -> String {
+        "HTTP \(code)"
+    }
+
+    private static func content(_ body: Data, _ headers: [String: String]) -> String {
+        let type = headers.first { $0.key.lowercased() == "content-type" }?.value
+        return "\(body.count) bytes" + (type.map { " of \($0)" } ?? "")
+    }
+
+    /// The start of a textual body, for error bodies such as `{"error": "not found"}`.
+    private static func preview(of body: Data) -> String? {
+        guard !body.isEmpty, let text = String(data: body.prefix(200), encoding: .utf8) else { return nil }
+        return body.count > 200 ? text + "…" : text
+    }
+
+    /// Describes a `DecodingError` by its coding path; other errors as they describe themselves.
+    private static func explain(_ error: any Error) -> String {
+        let context: DecodingError.Context
+        let problem: String
+        switch error as? DecodingError {
+        case .typeMismatch(let type, let errorContext):
+            (problem, context) = ("expected \(type)", errorContext)
+        case .valueNotFound(let type, let errorContext):
+            (problem, context) = ("expected \(type) but found null", errorContext)
+        case .keyNotFound(let key, let errorContext):
+            (problem, context) = ("missing key \"\(key.stringValue)\"", errorContext)
+        case .dataCorrupted(let errorContext):
+            (problem, context) = ("data corrupted", errorContext)
+        case nil:
+            return String(describing: error)
+        @unknown default:
+            return String(describing: error)
+        }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return "\(problem) at \(path.isEmpty ? "the top level" : path) (\(context.debugDescription))"
+    }
+}
+
+extension WebserviceError: CustomReflectable {
+    /// A mirror that shows the error's parts with credential header values redacted, for `dump` and debuggers.
+    public var customMirror: Mirror {
+        let redacted = headers.map(Self.redacting)
+        return switch self {
+        case .transport(let error): Mirror(self, children: ["transport": error], displayStyle: .enum)
+        case .nonHTTPResponse(let body): Mirror(self, children: ["nonHTTPResponse": body], displayStyle: .enum)
+        case .unacceptableStatus(let statusCode, _, let body):
+            Mirror(
+                self,
+                children: ["statusCode": statusCode, "headers": redacted as Any, "body": body],
+                displayStyle: .enum
+            )
+        case .parsing(let error, let statusCode, _, let body):
+            Mirror(
+                self,
+                children: ["error": error, "statusCode": statusCode, "headers": redacted as Any, "body": body],
+                displayStyle: .enum
+            )
+        case .encoding(let error): Mirror(self, children: ["encoding": error], displayStyle: .enum)
+        }
+    }
+
+    /// Header names whose values are credentials, matched case-insensitively by substring.
+    private static let credentialMarkers = [
+        "auth", "cookie", "token", "secret", "password", "key", "session", "credential", "signature",
+    ]
+
+    private static func redacting(_ headers: [String: String]) -> [String: String] {
+        headers.reduce(into: [:]) { result, field in
+            let name = field.key.lowercased()
+            let secret = credentialMarkers.contains { name.contains($0) }
+            result[field.key] = secret ? "<redacted>" : field.value
+        }
+    }
+}
