@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Bytes of a file in `Fixtures/`.
+func fixture(_ name: String) throws -> Data {
+    let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
+    return try Data(contentsOf: url)
+}
+
+/// An HTTP response for `url` with the given status and header fields.
+func httpResponse(
+    _ statusCode: Int,
+    url: URL = baseURL,
+    headers: [String: String] = ["Content-Type": "application/json"]
+) throws -> HTTPURLResponse {
+    try #require(HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers))
+}

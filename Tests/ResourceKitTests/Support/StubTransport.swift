@@ -1,0 +1,41 @@
+import Foundation
+import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport that answers every request with a closure, so a test decides what the "server" does.
+struct StubTransport: Transport {
+    var respond: @Sendable (URLRequest) async throws -> (Data, URLResponse)
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await respond(request)
+    }
+}
+
+extension StubTransport {
+    /// Answers every request with `statusCode`, `body` and the request's URL.
+    static func answering(
+        _ statusCode: Int,
+        body: Data,
+        headers: [String: String] = ["Content-Type": "application/json"]
+    ) -> StubTransport {
+        StubTransport { request in
+            let url = request.url ?? baseURL
+            let response = HTTPURLResponse(
+                url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+            guard let response else { throw URLError(.badServerResponse) }
+            return (body, response)
+        }
+    }
+}
+
+/// Collects the requests a transport saw.
+actor RequestLog {
+    private(set) var requests: [URLRequest] = []
+
+    func record(_ request: URLRequest) {
+        requests.append(request)
+    }
+}

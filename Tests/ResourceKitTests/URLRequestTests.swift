@@ -1,0 +1,51 @@
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct URLRequestTests {
+    private static let body = Data(#"{"id":"9","title":"Nine"}"#.utf8)
+
+    @Test(arguments: [
+        (HTTPMethod<Data>.get, "GET"),
+        (.post(body), "POST"),
+        (.put(body), "PUT"),
+        (.patch(body), "PATCH"),
+        (.delete, "DELETE"),
+    ])
+    func requestCarriesMethodHeadersAndBody(method: HTTPMethod<Data>, name: String) {
+        let resource = Resource<Data>(url: baseURL, method: method, headers: ["X-Trace": "abc"]) { $0 }
+        let request = URLRequest(resource: resource)
+        #expect(request.url == baseURL)
+        #expect(request.httpMethod == name)
+        #expect(request.httpBody == method.body)
+        #expect(request.value(forHTTPHeaderField: "X-Trace") == "abc")
+        #expect(request.allHTTPHeaderFields?.count == 1)
+    }
+
+    @Test(arguments: [
+        HTTPMethod<Episode>.post(Episode(id: "9", title: "Nine")),
+        .put(Episode(id: "9", title: "Nine")),
+        .patch(Episode(id: "9", title: "Nine")),
+    ])
+    func encodableResourceSendsJSONWithContentType(method: HTTPMethod<Episode>) throws {
+        let resource = try Resource<Episode>(url: baseURL, method: method, headers: ["Authorization": "Bearer t"])
+        let request = URLRequest(resource: resource)
+        #expect(request.httpMethod == method.name)
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        let body = try #require(request.httpBody)
+        #expect(try JSONDecoder().decode(Episode.self, from: body) == Episode(id: "9", title: "Nine"))
+    }
+
+    @Test func getRequestHasNoBodyAndAsksForJSON() {
+        let request = URLRequest(resource: Episode.all)
+        #expect(request.httpMethod == "GET")
+        #expect(request.httpBody == nil)
+        #expect(request.allHTTPHeaderFields == ["Accept": "application/json"])
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ResourceKit
+import Testing
+
+@Suite struct WebserviceErrorTests {
+    private static let credentials = [
+        "Authorization": "Bearer s3cr3t-token",
+        "Set-Cookie": "session=c00kie-value",
+        "Cookie": "id=c00kie-two",
+        "X-API-Key": "k3y-value",
+        "Proxy-Authorization": "Basic cHJveHk=",
+    ]
+    private static let secretValues = ["s3cr3t-token", "c00kie-value", "c00kie-two", "k3y-value", "cHJveHk="]
+
+    private static let errorsWithHeaders: [WebserviceError] = [
+        .unacceptableStatus(
+            statusCode: 401,
+            headers: credentials.merging(["Content-Type": "application/json"]) { $1 },
+            body: Data(#"{"error":"expired"}"#.utf8)
+        ),
+        .parsing(URLError(.cannotParseResponse), statusCode: 200, headers: credentials, body: Data("{".utf8)),
+    ]
+
+    @Test(arguments: errorsWithHeaders)
+    func noTextualFormRevealsCredentialHeaderValues(error: WebserviceError) {
+        var dumped = ""
+        dump(error, to: &dumped)
+        for text in [error.description, "\(error)", String(reflecting: error), error.localizedDescription, dumped] {
+            for secret in Self.secretValues {
+                #expect(!text.contains(secret), "\(secret) leaked into: \(text)")
+            }
+        }
+        #expect(dumped.contains("<redacted>"))
+        #expect(error.headers?["Authorization"] == "Bearer s3cr3t-token", "the value itself stays available")
+    }
+
+    @Test func dumpKeepsHarmlessHeaders() {
+        var dumped = ""
+        dump(
+            WebserviceError.unacceptableStatus(statusCode: 500, headers: ["Retry-After": "30"], body: Data()),
+            to: &dumped)
+        #expect(dumped.contains("Retry-After"))
+        #expect(dumped.contains("30"))
+    }
+
+    @Test func unacceptableStatusDescriptionShowsStatusTypeAndBodyStart() {
+        let error = WebserviceError.unacceptableStatus(
+            statusCode: 404,
+            headers: ["content-type": "application/json"],
+            body: Data(#"{"error":"not_found"}"#.utf8)
+        )
+        #expect(
+            error.description
+                == #"The server answered HTTP 404 with 21 bytes of application/json: {"error":"not_found"}"#)
+    }
+
+    @Test func longBodiesAreCutInTheDescription() {
+        let error = WebserviceError.unacceptableStatus(
+            statusCode: 500, headers: [:], body: Data(repeating: 65, count: 1000))
+        #expect(error.description.hasSuffix(String(repeating: "A", count: 200) + "…"))
+        #expect(error.description.contains("1000 bytes"))
+    }
+
+    @Test func binaryBodiesAreNotPrinted() {
+        let error = WebserviceError.unacceptableStatus(statusCode: 502, headers: [:], body: Data([0xFF, 0xFE, 0x00]))
+        #expect(error.description == "The server answered HTTP 502 with 3 bytes.")
+    }
+
+    @Test func parsingDescriptionNamesTheCodingPath() throws {
+        let body = try fixture("episodes-missing-title.json")
+        let error = try #require(throws: WebserviceError.self) {
+            try Episode.all.value(from: body, response: httpResponse(200))
+        }
+        #expect(error.description.contains(#"missing key "title" at [1]"#))
+        #expect(error.description.contains("HTTP 200"))
+        #expect(!error.description.contains("\"2\""), "a parsed body is not echoed into logs")
+    }
+
+    @Test func transportAndEncodingDescriptionsNameTheCause() {
+        #expect(
+            WebserviceError.transport(URLError(.timedOut)).description.hasPrefix(
+                "The request failed before a response arrived"))
+        #expect(WebserviceError.nonHTTPResponse(body: Data("ab".utf8)).description.contains("2 bytes"))
+        let encoding = WebserviceError.encoding(
+            EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "NaN"))
+        )
+        #expect(encoding.description.hasPrefix("The request body could not be encoded: "))
+        #expect(encoding.description.contains("NaN"))
+    }
+}
