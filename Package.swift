@@ -18,6 +18,11 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        .testTarget(
+            name: "READMETests",
+            dependencies: ["ResourceKit"],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
