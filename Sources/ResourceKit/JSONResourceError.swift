@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a JSON resource's parse (``Resource/init(url:method:headers:parseJSON:)``) rejected a response body.
 public enum JSONResourceError: Error, Sendable, CustomStringConvertible {
     /// The body is not JSON; the associated value is `JSONSerialization`'s error.
@@ -11,7 +13,9 @@ public enum JSONResourceError: Error, Sendable, CustomStringConvertible {
     /// A one-line account of the failure.
     public var description: String {
         switch self {
-        case .invalidJSON(let error): "The body is not valid JSON: \(error)"
+        case .invalidJSON(let error):
+            "The body is not valid JSON: "
+                + ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: error))
         case .unexpectedShape(let expected, let found): "Expected JSON for \(expected), found a top-level \(found)."
         }
     }

@@ -9,15 +9,17 @@ import Foundation
 ///
 /// ```swift
 /// struct Episode: Codable, Sendable {
-///     var id: Int
+///     var id: String
 ///     var title: String
 /// }
 ///
+/// let baseURL = URL(string: "https://api.example.com")!
+///
 /// extension Episode {
-///     static let all = Resource<[Episode]>(get: URL(string: "https://api.example.com/episodes")!)
+///     static let all = Resource<[Episode]>(get: baseURL.appendingPathComponent("episodes"))
 ///
 ///     var media: Resource<Media> {
-///         Resource(get: URL(string: "https://api.example.com/episodes/\(id)/media")!)
+///         Resource(get: baseURL.appendingPathComponent("episodes/\(id)/media"))
 ///     }
 /// }
 /// ```

@@ -66,6 +66,19 @@ public enum WebserviceError: Error, Sendable {
     public var urlError: URLError? {
         if case .transport(let error as URLError) = self { error } else { nil }
     }
+
+    /// The value of a response header field, with the name matched case-insensitively as HTTP requires.
+    ///
+    /// ```swift
+    /// let retryAfter = error.value(forHTTPHeaderField: "retry-after")
+    /// ```
+    ///
+    /// - Parameter name: The header field's name, in any letter case.
+    /// - Returns: The field's value, or `nil` when there was no HTTP response or it lacks the field.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        let name = name.lowercased()
+        return headers?.first { $0.key.lowercased() == name }?.value
+    }
 }
 
 extension WebserviceError: CustomStringConvertible, LocalizedError {
@@ -73,15 +86,13 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case .transport(let error):
-            "The request failed before a response arrived: \(error)"
+            "The request failed before a response arrived: \(Self.explain(error))"
         case .nonHTTPResponse(let body):
-            "The response was not an HTTP response (\(body.count) bytes)."
-        case .unacceptableStatus(let statusCode, let headers, let body):
-            "The server answered \(Self.status(statusCode)) with \(Self.content(body, headers))"
-                + (Self.preview(of: body).map { ": \($0)" } ?? ".")
-        case .parsing(let error, let statusCode, let headers, let body):
-            "The \(Self.status(statusCode)) response with \(Self.content(body, headers)) could not be parsed: "
-                + Self.explain(error)
+            "The response was not an HTTP response (\(Self.count(body)))."
+        case .unacceptableStatus(let statusCode, _, let body):
+            "The server answered HTTP \(statusCode) with \(content)" + (Self.preview(of: body).map { ": \($0)" } ?? ".")
+        case .parsing(let error, let statusCode, _, _):
+            "The HTTP \(statusCode) response with \(content) could not be parsed: \(Self.explain(error))"
         case .encoding(let error):
             "The request body could not be encoded: \(Self.explain(error))"
         }
@@ -90,13 +101,13 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     /// The same text as ``description``, so `localizedDescription` is readable too.
     public var errorDescription: String? { description }
 
-    private static func status(_ code: Int) -> String {
-        "HTTP \(code)"
+    /// The body's size and type, such as `12 bytes of application/json`.
+    private var content: String {
+        Self.count(body ?? Data()) + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")
     }
 
-    private static func content(_ body: Data, _ headers: [String: String]) -> String {
-        let type = headers.first { $0.key.lowercased() == "content-type" }?.value
-        return "\(body.count) bytes" + (type.map { " of \($0)" } ?? "")
+    private static func count(_ body: Data) -> String {
+        body.count == 1 ? "1 byte" : "\(body.count) bytes"
     }
 
     /// The start of a textual body, for error bodies such as `{"error": "not found"}`.
@@ -105,8 +116,12 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         return body.count > 200 ? text + "…" : text
     }
 
-    /// Describes a `DecodingError` by its coding path; other errors as they describe themselves.
+    /// Describes a `DecodingError` by its coding path and a `URLError` by its code; other errors as they describe
+    /// themselves.
     private static func explain(_ error: any Error) -> String {
+        if let error = error as? URLError {
+            return "URLError \(error.code.rawValue)" + (name(of: error.code).map { " (\($0))" } ?? "")
+        }
         let context: DecodingError.Context
         let problem: String
         switch error as? DecodingError {
@@ -125,6 +140,27 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         }
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         return "\(problem) at \(path.isEmpty ? "the top level" : path) (\(context.debugDescription))"
+    }
+
+    /// Names for the `URLError` codes a web service client meets most; Linux prints none of them by itself.
+    private static func name(of code: URLError.Code) -> String? {
+        switch code {
+        case .cancelled: "cancelled"
+        case .badURL: "bad URL"
+        case .timedOut: "timed out"
+        case .unsupportedURL: "unsupported URL"
+        case .cannotFindHost: "cannot find host"
+        case .cannotConnectToHost: "cannot connect to host"
+        case .networkConnectionLost: "network connection lost"
+        case .dnsLookupFailed: "DNS lookup failed"
+        case .httpTooManyRedirects: "too many redirects"
+        case .notConnectedToInternet: "not connected to the internet"
+        case .badServerResponse: "bad server response"
+        case .cannotParseResponse: "cannot parse response"
+        case .secureConnectionFailed: "secure connection failed"
+        case .serverCertificateUntrusted: "server certificate untrusted"
+        default: nil
+        }
     }
 }
 

@@ -62,7 +62,8 @@ private let cities = Resource<[City]>(
             Issue.record("expected invalidJSON, got \(error)")
             return
         }
-        #expect(error.description.hasPrefix("The body is not valid JSON"))
+        #expect(error.description.hasPrefix("The body is not valid JSON: "))
+        #expect(!error.description.contains("NSCocoaErrorDomain"), "the description is readable: \(error)")
     }
 
     @Test func emptyBodyThrowsInvalidJSON() throws {

@@ -87,4 +87,24 @@ import Testing
         #expect(encoding.description.hasPrefix("The request body could not be encoded: "))
         #expect(encoding.description.contains("NaN"))
     }
+
+    @Test func transportDescriptionNamesTheURLErrorCode() {
+        #expect(
+            WebserviceError.transport(URLError(.timedOut)).description
+                == "The request failed before a response arrived: URLError -1001 (timed out)"
+        )
+        #expect(WebserviceError.transport(URLError(.zeroByteResource)).description.hasSuffix("URLError -1014"))
+    }
+
+    @Test func aOneByteBodyIsOneByte() {
+        #expect(WebserviceError.nonHTTPResponse(body: Data("a".utf8)).description.contains("(1 byte)"))
+    }
+
+    @Test func headerFieldsAreLookedUpCaseInsensitively() {
+        let error = WebserviceError.unacceptableStatus(statusCode: 429, headers: ["Retry-After": "30"], body: Data())
+        #expect(error.value(forHTTPHeaderField: "retry-after") == "30")
+        #expect(error.value(forHTTPHeaderField: "RETRY-AFTER") == "30")
+        #expect(error.value(forHTTPHeaderField: "Date") == nil)
+        #expect(WebserviceError.encoding(URLError(.unknown)).value(forHTTPHeaderField: "Retry-After") == nil)
+    }
 }
