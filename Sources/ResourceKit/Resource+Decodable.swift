@@ -7,7 +7,7 @@ extension Resource where A: Decodable & SendableMetatype {
     ///
     /// ```swift
     /// extension Episode {
-    ///     static let all = Resource<[Episode]>(get: URL(string: "https://api.example.com/episodes")!)
+    ///     static let all = Resource<[Episode]>(get: baseURL.appendingPathComponent("episodes"))
     /// }
     /// let mine = Resource<[Episode]>(get: url, headers: ["Authorization": "Bearer \(token)"])
     /// ```
@@ -19,15 +19,43 @@ extension Resource where A: Decodable & SendableMetatype {
     ///   - headers: Header fields to send. Defaults to none.
     ///   - decoder: The decoder for the response body. Defaults to a plain `JSONDecoder`.
     public init(get url: URL, headers: [String: String] = [:], decoder: JSONDecoder = JSONDecoder()) {
-        self.init(url: url, method: .get, headers: Self.jsonHeaders(headers, sendsBody: false)) { data in
-            try decoder.decode(A.self, from: data)
+        self.init(url: url, method: .get, headers: headers, decoder: decoder)
+    }
+
+    /// Creates a resource with any method, whose body bytes are sent as they are, and whose JSON response decodes
+    /// into `A`.
+    ///
+    /// Use it for a `DELETE` that answers with the deleted model, or to send a body you encoded yourself:
+    ///
+    /// ```swift
+    /// let removed = Resource<Episode>(url: episodeURL, method: .delete)
+    /// let replaced = Resource<Episode>(url: episodeURL, method: .put(jsonBytes))
+    /// ```
+    ///
+    /// The request carries `Accept: application/json` and, with a body, `Content-Type: application/json`, unless
+    /// `headers` names those fields.
+    ///
+    /// - Parameters:
+    ///   - url: The endpoint's URL.
+    ///   - method: The HTTP method and its body bytes, sent unchanged.
+    ///   - headers: Header fields to send. Defaults to none.
+    ///   - decoder: The decoder for the response body. Defaults to a plain `JSONDecoder`.
+    public init(
+        url: URL,
+        method: HTTPMethod<Data>,
+        headers: [String: String] = [:],
+        decoder: JSONDecoder = JSONDecoder()
+    ) {
+        self.init(url: url, method: method, headers: Self.jsonHeaders(headers, sendsBody: method.body != nil)) {
+            data in try decoder.decode(A.self, from: data)
         }
     }
 
     /// Creates a resource that sends `Body` as JSON and decodes the JSON response into `A`.
     ///
     /// Use it for `POST`, `PUT` and `PATCH`; the body is encoded once, here, so ``parse`` and
-    /// `URLRequest(resource:)` stay cheap and synchronous.
+    /// `URLRequest(resource:)` stay cheap and synchronous. A `Data` body is not encoded: it goes to
+    /// ``init(url:method:headers:decoder:)``, which sends the bytes as they are.
     ///
     /// ```swift
     /// let created = try Resource<Episode>(url: episodesURL, method: .post(newEpisode))
@@ -57,8 +85,6 @@ extension Resource where A: Decodable & SendableMetatype {
         } catch {
             throw .encoding(error)
         }
-        self.init(url: url, method: encoded, headers: Self.jsonHeaders(headers, sendsBody: encoded.body != nil)) {
-            data in try decoder.decode(A.self, from: data)
-        }
+        self.init(url: url, method: encoded, headers: headers, decoder: decoder)
     }
 }

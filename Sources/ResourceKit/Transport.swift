@@ -13,7 +13,10 @@ import Foundation
 /// struct FixtureTransport: Transport {
 ///     var body: Data
 ///     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-///         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+///         let url = request.url ?? baseURL
+///         guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil) else {
+///             throw URLError(.badServerResponse)
+///         }
 ///         return (body, response)
 ///     }
 /// }

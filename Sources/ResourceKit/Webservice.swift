@@ -54,6 +54,7 @@ public struct Webservice: Sendable {
         do {
             (data, response) = try await transport.data(for: URLRequest(resource: resource))
         } catch {
+            if error is CancellationError { throw error }
             throw Task.isCancelled ? CancellationError() : WebserviceError.transport(error)
         }
         try Task.checkCancellation()

@@ -14,9 +14,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// Its description is meant for logs: it names the failure, the status, the body's size and, for an
-/// unacceptable status, the start of the body. It never prints header values that carry credentials
-/// (`Authorization`, `Cookie`, `Set-Cookie`, API keys, tokens); neither does `dump`.
+/// Its description is meant for logs: one line that names the failure, the status, the body's size and, for an
+/// unacceptable status, the first 200 characters of the body (the server's error message). It never prints header
+/// values that carry credentials (`Authorization`, `Cookie`, `Set-Cookie`, API keys, tokens); neither does `dump`.
+/// It does print the start of an error body as it is, so don't log it where such bodies may hold secrets.
 public enum WebserviceError: Error, Sendable {
     /// The transport failed before a response arrived, usually with a `URLError` such as `.notConnectedToInternet`,
     /// `.timedOut` or `.cannotConnectToHost`.
@@ -110,10 +111,17 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         body.count == 1 ? "1 byte" : "\(body.count) bytes"
     }
 
-    /// The start of a textual body, for error bodies such as `{"error": "not found"}`.
+    /// The start of a textual body on one line, for error bodies such as `{"error": "not found"}`.
     private static func preview(of body: Data) -> String? {
-        guard !body.isEmpty, let text = String(data: body.prefix(200), encoding: .utf8) else { return nil }
-        return body.count > 200 ? text + "…" : text
+        let limit = min(body.count, 200)
+        // Cut at a character boundary: a UTF-8 character split by the limit has at most three bytes before it.
+        for length in stride(from: limit, to: max(limit - 4, 0), by: -1) {
+            if let text = String(data: body.prefix(length), encoding: .utf8) {
+                let line = String(text.map { $0.isWhitespace ? " " : $0 })
+                return length < body.count ? line + "…" : line
+            }
+        }
+        return nil
     }
 
     /// Describes a `DecodingError` by its coding path and a `URLError` by its code; other errors as they describe
@@ -187,16 +195,18 @@ extension WebserviceError: CustomReflectable {
         }
     }
 
-    /// Header names whose values are credentials, matched case-insensitively by substring.
-    private static let credentialMarkers = [
-        "auth", "cookie", "token", "secret", "password", "key", "session", "credential", "signature",
-    ]
+    /// Whether a header field carries a credential: the standard ones, and API keys, tokens and secrets.
+    private static func isCredential(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name) || name.hasSuffix("-key")
+            || ["token", "secret", "password", "apikey", "api-key", "session", "credential", "signature"].contains {
+                name.contains($0)
+            }
+    }
 
     private static func redacting(_ headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { result, field in
-            let name = field.key.lowercased()
-            let secret = credentialMarkers.contains { name.contains($0) }
-            result[field.key] = secret ? "<redacted>" : field.value
+            result[field.key] = isCredential(field.key) ? "<redacted>" : field.value
         }
     }
 }

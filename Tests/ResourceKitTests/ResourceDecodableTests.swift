@@ -65,7 +65,7 @@ import Testing
         .put(Episode(id: "4", title: "Replaced")),
         .patch(Episode(id: "4", title: "Patched")),
     ])
-    func encodableBodyIsEncodedOnceAsJSON(method: HTTPMethod<Episode>) throws {
+    func encodableBodyIsSentAsJSON(method: HTTPMethod<Episode>) throws {
         let resource = try Resource<Episode>(url: baseURL, method: method)
         #expect(resource.method.name == method.name)
         let body = try #require(resource.method.body)
@@ -108,5 +108,21 @@ import Testing
             headers: ["content-type": "application/merge-patch+json"]
         )
         #expect(resource.headers == ["content-type": "application/merge-patch+json", "Accept": "application/json"])
+    }
+
+    @Test func dataBodyIsSentUnchangedNotReEncoded() throws {
+        let bytes = try fixture("episode.json")
+        let put = Resource<Episode>(url: baseURL, method: .put(bytes))
+        #expect(put.method == .put(bytes))
+        #expect(put.headers == ["Content-Type": "application/json", "Accept": "application/json"])
+        let copied = Resource<Episode>(url: baseURL, method: put.method)
+        #expect(copied.method.body == bytes)
+    }
+
+    @Test func bodilessMethodsDecodeTheResponse() throws {
+        let delete = Resource<Episode>(url: baseURL.appendingPathComponent("episodes/1"), method: .delete)
+        #expect(delete.method == .delete)
+        #expect(delete.headers == ["Accept": "application/json"])
+        #expect(try delete.parse(fixture("episode.json")) == Episode(id: "1", title: "Networking"))
     }
 }

@@ -107,4 +107,17 @@ import Testing
         #expect(error.value(forHTTPHeaderField: "Date") == nil)
         #expect(WebserviceError.encoding(URLError(.unknown)).value(forHTTPHeaderField: "Retry-After") == nil)
     }
+
+    @Test func previewCutsAtACharacterBoundary() {
+        let body = Data((String(repeating: "a", count: 199) + "é and more").utf8)  // "é" is bytes 200 and 201
+        let description = WebserviceError.unacceptableStatus(statusCode: 500, headers: [:], body: body).description
+        #expect(description.hasSuffix(": " + String(repeating: "a", count: 199) + "…"))
+    }
+
+    @Test func previewStaysOnOneLine() {
+        let body = Data("<html>\n<body>\r\n\tBad gateway</body>\n</html>\n".utf8)
+        let description = WebserviceError.unacceptableStatus(statusCode: 502, headers: [:], body: body).description
+        #expect(!description.contains { $0.isNewline || $0 == "\t" })
+        #expect(description.contains("Bad gateway"))
+    }
 }

@@ -134,7 +134,7 @@ import Testing
         #expect(await log.requests.isEmpty)
     }
 
-    @Test func cancellingMidRequestStopsTheTransportAndThrowsCancellation() async throws {
+    @Test func cancellingMidRequestThrowsCancellation() async throws {
         try await expectCancellation { _ in
             try await Task.sleep(for: .seconds(60))
             return (Data("[]".utf8), try httpResponse(200))
@@ -159,6 +159,11 @@ import Testing
             try? await Task.sleep(for: .seconds(60))
             return (Data("[]".utf8), try httpResponse(200))
         }
+    }
+
+    @Test func transportsOwnCancellationErrorIsNotWrapped() async throws {
+        let service = Webservice(transport: StubTransport { _ in throw CancellationError() })
+        await #expect(throws: CancellationError.self) { try await service.load(Episode.all) }
     }
 
     @Test func cancelledURLErrorWithoutCancellationIsATransportError() async throws {
