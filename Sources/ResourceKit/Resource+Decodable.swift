@@ -46,9 +46,8 @@ extension Resource where A: Decodable & SendableMetatype {
         headers: [String: String] = [:],
         decoder: JSONDecoder = JSONDecoder()
     ) {
-        self.init(url: url, method: method, headers: Self.jsonHeaders(headers, sendsBody: method.body != nil)) {
-            data in try decoder.decode(A.self, from: data)
-        }
+        let headers = Self.jsonHeaders(headers, sendsBody: method.body != nil)
+        self.init(url: url, method: method, headers: headers, parse: { data in try decoder.decode(A.self, from: data) })
     }
 
     /// Creates a resource that sends `Body` as JSON and decodes the JSON response into `A`.

@@ -27,18 +27,21 @@ extension Resource {
         headers: [String: String] = [:],
         parseJSON: @escaping @Sendable (Any) throws -> A?
     ) {
-        self.init(url: url, method: method, headers: Self.jsonHeaders(headers, sendsBody: method.body != nil)) { data in
-            let json: Any
-            do {
-                json = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
-            } catch {
-                throw JSONResourceError.invalidJSON(error)
-            }
-            guard let model = try parseJSON(json) else {
-                throw JSONResourceError.unexpectedShape(expected: "\(A.self)", found: Self.kind(of: json))
-            }
-            return model
-        }
+        let headers = Self.jsonHeaders(headers, sendsBody: method.body != nil)
+        self.init(
+            url: url, method: method, headers: headers,
+            parse: { data in
+                let json: Any
+                do {
+                    json = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+                } catch {
+                    throw JSONResourceError.invalidJSON(error)
+                }
+                guard let model = try parseJSON(json) else {
+                    throw JSONResourceError.unexpectedShape(expected: "\(A.self)", found: Self.kind(of: json))
+                }
+                return model
+            })
     }
 
     /// `headers` plus `Accept: application/json` and, when a body is sent, `Content-Type: application/json`,

@@ -75,6 +75,6 @@ public struct Resource<A>: Sendable {
     /// - Returns: A resource with the same URL, method and headers, and the composed parse.
     public func map<B>(_ transform: @escaping @Sendable (A) throws -> B) -> Resource<B> {
         let parse = self.parse
-        return Resource<B>(url: url, method: method, headers: headers) { data in try transform(parse(data)) }
+        return Resource<B>(url: url, method: method, headers: headers, parse: { data in try transform(parse(data)) })
     }
 }
