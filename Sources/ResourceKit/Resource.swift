@@ -40,6 +40,20 @@ public struct Resource<A>: Sendable {
     /// It is synchronous and pure, so tests call it directly with fixture bytes. It throws when the bytes are not
     /// what the endpoint promises; ``Webservice/load(_:)`` wraps that error in ``WebserviceError/parsing(_:statusCode:headers:body:)``.
     public var parse: @Sendable (Data) throws -> A
+    /// The longest the whole request may take, in seconds, from sending it to the last byte of the response.
+    ///
+    /// `nil`, the default, leaves timing to the transport. `URLSession`'s own timeout is an *idle* timeout
+    /// (`URLRequest.timeoutInterval`, 60 seconds by default): it fires only when no byte arrives for that long, so
+    /// a body that trickles in never trips it, and Linux ignores `timeoutIntervalForResource`. With a `timeout`,
+    /// ``Webservice/load(_:)`` enforces the deadline itself on every platform and throws
+    /// ``WebserviceError/transport(_:)`` with `URLError(.timedOut)` when it passes. It also caps the request's idle
+    /// timeout at the same value.
+    ///
+    /// ```swift
+    /// var feed = Episode.all
+    /// feed.timeout = 10
+    /// ```
+    public var timeout: TimeInterval?
 
     /// Creates a resource from its parts.
     ///
@@ -75,6 +89,9 @@ public struct Resource<A>: Sendable {
     /// - Returns: A resource with the same URL, method and headers, and the composed parse.
     public func map<B>(_ transform: @escaping @Sendable (A) throws -> B) -> Resource<B> {
         let parse = self.parse
-        return Resource<B>(url: url, method: method, headers: headers, parse: { data in try transform(parse(data)) })
+        var mapped = Resource<B>(
+            url: url, method: method, headers: headers, parse: { data in try transform(parse(data)) })
+        mapped.timeout = timeout
+        return mapped
     }
 }

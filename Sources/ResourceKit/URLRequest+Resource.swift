@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// Creates the request that loads `resource`: its URL, method name, header fields and body bytes.
+    /// Creates the request that loads `resource`: its URL, method name, header fields, body bytes and timeout.
     ///
     /// It is synchronous and does no I/O, so tests can check exactly what goes on the wire:
     ///
@@ -20,6 +20,9 @@ extension URLRequest {
         self.init(url: resource.url)
         httpMethod = resource.method.name
         httpBody = resource.method.body
+        if let timeout = resource.timeout, timeout > 0, timeout < timeoutInterval {
+            timeoutInterval = timeout
+        }
         for (name, value) in resource.headers {
             setValue(value, forHTTPHeaderField: name)
         }

@@ -18,10 +18,39 @@ public struct Webservice: Sendable {
     /// Sends the requests: a `URLSession`, or any other ``Transport``.
     public var transport: any Transport
 
-    /// Creates a web service that sends requests through a `URLSession`.
+    /// Creates a web service that sends requests through ResourceKit's own shared `URLSession`.
     ///
-    /// - Parameter session: The session to use. Defaults to `URLSession.shared`.
-    public init(session: URLSession = .shared) {
+    /// The session uses the default configuration and one rule `URLSession.shared` lacks: a redirect to another
+    /// origin (scheme, host or port) drops the `Authorization` and `Cookie` headers, so a server can't pass your
+    /// credentials on to a third party. Linux's `URLSession` would otherwise forward them.
+    public init() {
+        self.init(transport: RedirectSafeSession.shared)
+    }
+
+    /// Creates a web service with a new `URLSession` for `configuration`, with the redirect rule of ``init()``.
+    ///
+    /// The session lives as long as this web service and its copies. Create the web service once and keep it,
+    /// rather than one per request.
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.default
+    /// configuration.httpAdditionalHeaders = ["User-Agent": "SwiftTalk/1.0"]
+    /// let webservice = Webservice(configuration: configuration)
+    /// ```
+    ///
+    /// - Parameter configuration: The session's configuration, such as its idle timeout or extra headers.
+    public init(configuration: URLSessionConfiguration) {
+        self.init(transport: RedirectSafeSession(configuration: configuration))
+    }
+
+    /// Creates a web service that sends requests through a `URLSession` you configured.
+    ///
+    /// Your session's delegate decides how redirects are followed. Linux's `URLSession` forwards every header,
+    /// `Authorization` included, to the redirect's target unless the delegate removes it; ``init()`` and
+    /// ``init(configuration:)`` do that for you.
+    ///
+    /// - Parameter session: The session to use, such as `URLSession.shared`.
+    public init(session: URLSession) {
         self.init(transport: session)
     }
 
@@ -44,20 +73,45 @@ public struct Webservice: Sendable {
     /// - Returns: The parsed model.
     /// - Throws: `CancellationError` when the calling task is cancelled, before or during the request (a
     ///   transport's `URLError(.cancelled)` is reported the same way on every platform); otherwise a
-    ///   ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived, and the errors of
-    ///   ``Resource/value(from:response:)`` when one did.
+    ///   ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived (with `URLError(.timedOut)`
+    ///   when the resource's ``Resource/timeout`` passed), and the errors of ``Resource/value(from:response:)``
+    ///   when one did.
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await transport.data(for: URLRequest(resource: resource))
+            (data, response) = try await send(URLRequest(resource: resource), within: resource.timeout)
         } catch {
             if error is CancellationError { throw error }
             throw Task.isCancelled ? CancellationError() : WebserviceError.transport(error)
         }
         try Task.checkCancellation()
         return try resource.value(from: data, response: response)
+    }
+
+    /// Sends `request` through the transport, failing with `URLError(.timedOut)` if no response has fully arrived
+    /// after `timeout` seconds.
+    private func send(_ request: URLRequest, within timeout: TimeInterval?) async throws -> (Data, URLResponse) {
+        guard let timeout else {
+            return try await transport.data(for: request)
+        }
+        let transport = self.transport
+        return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
+            defer { group.cancelAll() }
+            group.addTask { try await transport.data(for: request) }
+            group.addTask {
+                // NaN waits no time at all; the cap keeps the conversion to nanoseconds from overflowing.
+                let seconds = timeout.isNaN ? 0 : min(max(timeout, 0), 1_000_000_000)
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                return nil
+            }
+            guard case let response?? = try await group.next() else {
+                let reason = "The resource's timeout of \(timeout) s passed before the response arrived."
+                throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: reason])
+            }
+            return response
+        }
     }
 }

@@ -124,11 +124,12 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         return nil
     }
 
-    /// Describes a `DecodingError` by its coding path and a `URLError` by its code; other errors as they describe
-    /// themselves.
+    /// Describes a `DecodingError` by its coding path and a `URLError` by its code and reason; other errors as they
+    /// describe themselves.
     private static func explain(_ error: any Error) -> String {
         if let error = error as? URLError {
-            return "URLError \(error.code.rawValue)" + (name(of: error.code).map { " (\($0))" } ?? "")
+            let reason = (error.userInfo[NSLocalizedDescriptionKey] as? String).map { ": \($0)" } ?? ""
+            return "URLError \(error.code.rawValue)" + (name(of: error.code).map { " (\($0))" } ?? "") + reason
         }
         let context: DecodingError.Context
         let problem: String

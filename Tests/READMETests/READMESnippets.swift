@@ -131,6 +131,13 @@ struct FixtureTransport: Transport {
 }
 
 // README block 10
+func loadFeed(with webservice: Webservice) async throws -> [Episode] {
+    var feed = Episode.all
+    feed.timeout = 10  // seconds; then load throws WebserviceError.transport(URLError(.timedOut))
+    return try await webservice.load(feed)
+}
+
+// README block 11
 func refresh() async -> String {
     do {
         let episodes = try await Webservice().load(Episode.all)

@@ -23,7 +23,10 @@ import Testing
     }
 
     @Test func mapComposesParsesAndKeepsTheRequest() throws {
-        let count: Resource<Int> = Episode.all.map { $0.count }
+        var all = Episode.all
+        all.timeout = 7
+        let count: Resource<Int> = all.map { $0.count }
+        #expect(count.timeout == 7)
         #expect(try count.parse(fixture("episodes.json")) == 3)
         #expect(count.url == Episode.all.url)
         #expect(count.method == Episode.all.method)

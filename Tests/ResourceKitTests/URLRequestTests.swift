@@ -48,4 +48,15 @@ import Testing
         #expect(request.httpBody == nil)
         #expect(request.allHTTPHeaderFields == ["Accept": "application/json"])
     }
+
+    static let timeouts: [(timeout: TimeInterval?, idleTimeout: TimeInterval)] = [
+        (nil, 60), (5, 5), (0.25, 0.25), (600, 60), (0, 60), (-1, 60), (.nan, 60), (.infinity, 60),
+    ]
+
+    @Test(arguments: timeouts)
+    func resourceTimeoutCapsTheIdleTimeout(timeout: TimeInterval?, expected: TimeInterval) {
+        var resource = Episode.all
+        resource.timeout = timeout
+        #expect(URLRequest(resource: resource).timeoutInterval == expected)
+    }
 }

@@ -7,10 +7,15 @@ import Testing
 #endif
 
 @Suite struct WebserviceTests {
-    @Test func defaultTransportIsTheSharedSession() {
-        #expect(Webservice().transport as? URLSession === URLSession.shared)
+    @Test func sessionInitializerUsesTheSessionAsItIs() {
         let session = URLSession(configuration: .ephemeral)
         #expect(Webservice(session: session).transport as? URLSession === session)
+    }
+
+    @Test func defaultTransportsAreResourceKitsRedirectSafeSessions() {
+        // The redirect rule itself is proven against a real server in the integration suite.
+        #expect(!(Webservice().transport is URLSession))
+        #expect(!(Webservice(configuration: .ephemeral).transport is URLSession))
     }
 
     @Test func loadsAndParsesThroughTheTransport() async throws {
@@ -172,9 +177,62 @@ import Testing
         #expect(error.urlError?.code == .cancelled)
     }
 
+    @Test func timeoutEndsAResponseThatTakesTooLong() async throws {
+        var resource = Episode.all
+        resource.timeout = 0.2
+        let service = Webservice(
+            transport: StubTransport { _ in
+                try await Task.sleep(for: .seconds(60))
+                return (Data("[]".utf8), try httpResponse(200))
+            })
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
+        #expect(error.urlError?.code == .timedOut)
+        #expect("\(error)".contains("timeout of 0.2 s"))
+    }
+
+    @Test func responseWithinTheTimeoutIsParsed() async throws {
+        var resource = Episode.all
+        resource.timeout = 60
+        let service = Webservice(transport: StubTransport.answering(200, body: try fixture("episodes.json")))
+        #expect(try await service.load(resource).count == 3)
+    }
+
+    @Test func transportErrorWithinTheTimeoutIsReportedAsItIs() async throws {
+        var resource = Episode.all
+        resource.timeout = 60
+        let service = Webservice(transport: StubTransport { _ in throw URLError(.cannotConnectToHost) })
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
+        #expect(error.urlError?.code == .cannotConnectToHost)
+    }
+
+    static let nonPositiveTimeouts: [TimeInterval] = [0, -5, .nan]
+
+    @Test(arguments: nonPositiveTimeouts)
+    func timeoutThatIsNotPositiveTimesOutAtOnce(timeout: TimeInterval) async throws {
+        var resource = Episode.all
+        resource.timeout = timeout
+        let service = Webservice(
+            transport: StubTransport { _ in
+                try await Task.sleep(for: .seconds(60))
+                return (Data("[]".utf8), try httpResponse(200))
+            })
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
+        #expect(error.urlError?.code == .timedOut)
+    }
+
+    @Test func cancellingALoadWithATimeoutThrowsCancellation() async throws {
+        var resource = Episode.all
+        resource.timeout = 60
+        try await expectCancellation(of: resource) { _ in
+            try await Task.sleep(for: .seconds(60))
+            return (Data("[]".utf8), try httpResponse(200))
+        }
+    }
+
     /// Starts a load whose transport runs `respond`, cancels it once the transport has the request, and expects
     /// `CancellationError`.
     private func expectCancellation(
+        of resource: Resource<[Episode]> = Episode.all,
         _ respond: @escaping @Sendable (URLRequest) async throws -> (Data, URLResponse)
     ) async throws {
         let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
@@ -183,7 +241,7 @@ import Testing
                 startedContinuation.yield()
                 return try await respond(request)
             })
-        let task = Task { try await service.load(Episode.all) }
+        let task = Task { try await service.load(resource) }
         var iterator = started.makeAsyncIterator()
         await iterator.next()
         task.cancel()

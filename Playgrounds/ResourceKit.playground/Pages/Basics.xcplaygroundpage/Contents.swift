@@ -55,7 +55,7 @@ do {
 //: ## Loading through a Webservice
 //:
 //: `Webservice` builds the request, sends it through a `Transport`, checks the status code and calls `parse`. In an
-//: app the transport is `URLSession.shared`, which is what `Webservice()` uses. Here it is a stub that answers from
+//: app the transport is a `URLSession`, which is what `Webservice()` uses. Here it is a stub that answers from
 //: a table of paths (and with a 404 for any other path):
 let webservice = Webservice(
     transport: StubTransport(routes: [
