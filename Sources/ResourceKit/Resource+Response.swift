@@ -7,7 +7,8 @@ import Foundation
 extension Resource {
     /// Validates a response and parses its body: everything ``Webservice/load(_:)`` does after the bytes arrive.
     ///
-    /// A response is accepted when it is an `HTTPURLResponse` with a `2xx` status code; then ``parse`` runs.
+    /// A response is accepted when it is an `HTTPURLResponse` whose status code is in ``acceptableStatusCodes``
+    /// (`2xx` by default); then the parse runs, with the response.
     ///
     /// It is synchronous, so a test can check the whole path from response to model, errors included, without a
     /// network:
@@ -22,19 +23,23 @@ extension Resource {
     ///   - response: The response the transport returned with it.
     /// - Returns: The parsed model.
     /// - Throws: ``WebserviceError/nonHTTPResponse(body:)`` when `response` is not an `HTTPURLResponse`,
-    ///   ``WebserviceError/unacceptableStatus(statusCode:headers:body:)`` when its status code is outside
-    ///   `200..<300`, and ``WebserviceError/parsing(_:statusCode:headers:body:)`` when ``parse``
-    ///   throws.
+    ///   ``WebserviceError/serverError(_:statusCode:headers:body:)`` when its status code is not acceptable and
+    ///   ``parseError`` turns the body into an error, ``WebserviceError/unacceptableStatus(statusCode:headers:body:)``
+    ///   when it is not acceptable otherwise, and ``WebserviceError/parsing(_:statusCode:headers:body:)`` when the
+    ///   parse throws.
     public func value(from data: Data, response: URLResponse) throws(WebserviceError) -> A {
         guard let http = response as? HTTPURLResponse else {
             throw .nonHTTPResponse(body: data)
         }
         let headers = http.headerFields
-        guard (200..<300).contains(http.statusCode) else {
+        guard acceptableStatusCodes.contains(http.statusCode) else {
+            if let serverError = try? parseError?(data) {
+                throw .serverError(serverError, statusCode: http.statusCode, headers: headers, body: data)
+            }
             throw .unacceptableStatus(statusCode: http.statusCode, headers: headers, body: data)
         }
         do {
-            return try parse(data)
+            return try parse(data, of: http)
         } catch {
             throw .parsing(error, statusCode: http.statusCode, headers: headers, body: data)
         }

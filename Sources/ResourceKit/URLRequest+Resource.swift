@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// Creates the request that loads `resource`: its URL, method name, header fields, body bytes and timeout.
+    /// Creates the request that loads `resource`: its URL with its query items, method name, header fields, body
+    /// bytes and timeout.
     ///
     /// It is synchronous and does no I/O, so tests can check exactly what goes on the wire:
     ///
@@ -17,7 +18,7 @@ extension URLRequest {
     ///
     /// - Parameter resource: The resource to request.
     public init<A>(resource: Resource<A>) {
-        self.init(url: resource.url)
+        self.init(url: resource.url.appending(encodedQueryItems: resource.queryItems))
         httpMethod = resource.method.name
         httpBody = resource.method.body
         if let timeout = resource.timeout, timeout > 0, timeout < timeoutInterval {
@@ -27,4 +28,27 @@ extension URLRequest {
             setValue(value, forHTTPHeaderField: name)
         }
     }
+}
+
+extension URL {
+    /// This URL with `items` percent-encoded and appended to its query.
+    fileprivate func appending(encodedQueryItems items: [URLQueryItem]) -> URL {
+        guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
+            return self
+        }
+        let added = items.map { item in
+            Self.encode(item.name) + (item.value.map { "=" + Self.encode($0) } ?? "")
+        }
+        let existing = components.percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
+        components.percentEncodedQuery = (existing + added).joined(separator: "&")
+        return components.url ?? self
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters, so `+`, `&`, `=` and `;` arrive as data.
+    private static func encode(_ string: String) -> String {
+        string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? string
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

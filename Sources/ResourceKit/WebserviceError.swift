@@ -24,8 +24,12 @@ public enum WebserviceError: Error, Sendable {
     case transport(any Error)
     /// The transport returned a response that is not an `HTTPURLResponse`.
     case nonHTTPResponse(body: Data)
-    /// The server answered with a status code outside `200..<300`; its header fields and body are kept.
+    /// The server answered with a status code outside the resource's ``Resource/acceptableStatusCodes``; its header
+    /// fields and body are kept.
     case unacceptableStatus(statusCode: Int, headers: [String: String], body: Data)
+    /// The server answered with an unacceptable status code and a body the resource's ``Resource/parseError`` turned
+    /// into the API's own error, such as `APIError(error: "not_found")`; status, header fields and body are kept.
+    case serverError(any Error, statusCode: Int, headers: [String: String], body: Data)
     /// The resource's ``Resource/parse`` threw on an accepted response, typically a `DecodingError`.
     case parsing(any Error, statusCode: Int, headers: [String: String], body: Data)
     /// The request body could not be encoded, typically an `EncodingError`.
@@ -34,7 +38,9 @@ public enum WebserviceError: Error, Sendable {
     /// The response's HTTP status code, when a response arrived.
     public var statusCode: Int? {
         switch self {
-        case .unacceptableStatus(let statusCode, _, _), .parsing(_, let statusCode, _, _): statusCode
+        case .unacceptableStatus(let statusCode, _, _), .serverError(_, let statusCode, _, _),
+            .parsing(_, let statusCode, _, _):
+            statusCode
         case .transport, .nonHTTPResponse, .encoding: nil
         }
     }
@@ -42,7 +48,8 @@ public enum WebserviceError: Error, Sendable {
     /// The response's header fields, when an HTTP response arrived.
     public var headers: [String: String]? {
         switch self {
-        case .unacceptableStatus(_, let headers, _), .parsing(_, _, let headers, _): headers
+        case .unacceptableStatus(_, let headers, _), .serverError(_, _, let headers, _), .parsing(_, _, let headers, _):
+            headers
         case .transport, .nonHTTPResponse, .encoding: nil
         }
     }
@@ -50,15 +57,19 @@ public enum WebserviceError: Error, Sendable {
     /// The response body, when a response arrived.
     public var body: Data? {
         switch self {
-        case .nonHTTPResponse(let body), .unacceptableStatus(_, _, let body), .parsing(_, _, _, let body): body
+        case .nonHTTPResponse(let body), .unacceptableStatus(_, _, let body), .serverError(_, _, _, let body),
+            .parsing(_, _, _, let body):
+            body
         case .transport, .encoding: nil
         }
     }
 
-    /// The error that caused this one: the transport's, the parse's or the encoder's.
+    /// The error that caused this one: the transport's, the server's own error model, the parse's or the encoder's.
     public var underlyingError: (any Error)? {
         switch self {
-        case .transport(let error), .parsing(let error, _, _, _), .encoding(let error): error
+        case .transport(let error), .serverError(let error, _, _, _), .parsing(let error, _, _, _),
+            .encoding(let error):
+            error
         case .nonHTTPResponse, .unacceptableStatus: nil
         }
     }
@@ -92,6 +103,9 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The response was not an HTTP response (\(Self.count(body)))."
         case .unacceptableStatus(let statusCode, _, let body):
             "The server answered HTTP \(statusCode) with \(content)" + (Self.preview(of: body).map { ": \($0)" } ?? ".")
+        case .serverError(let error, let statusCode, _, let body):
+            "The server answered HTTP \(statusCode) with \(type(of: error))"
+                + (Self.preview(of: body).map { ": \($0)" } ?? " (\(content)).")
         case .parsing(let error, let statusCode, _, _):
             "The HTTP \(statusCode) response with \(content) could not be parsed: \(Self.explain(error))"
         case .encoding(let error):
@@ -186,7 +200,7 @@ extension WebserviceError: CustomReflectable {
                 children: ["statusCode": statusCode, "headers": redacted as Any, "body": body],
                 displayStyle: .enum
             )
-        case .parsing(let error, let statusCode, _, let body):
+        case .serverError(let error, let statusCode, _, let body), .parsing(let error, let statusCode, _, let body):
             Mirror(
                 self,
                 children: ["error": error, "statusCode": statusCode, "headers": redacted as Any, "body": body],

@@ -61,3 +61,33 @@ import Testing
         #expect(media == Media(episodeID: "1", videoURL: URL(string: "https://videos.example.com/1.mp4")!))
     }
 }
+
+@Suite struct ResponseAwareParseTests {
+    private static let text = Resource<String>(
+        url: baseURL,
+        parseResponse: { data, response in
+            let charset = response?.value(forHTTPHeaderField: "Content-Type")?.contains("latin1") == true
+            return String(data: data, encoding: charset ? .isoLatin1 : .utf8) ?? "?"
+        })
+
+    @Test func loadingPassesTheResponseToTheParse() throws {
+        let response = try httpResponse(200, headers: ["Content-Type": "text/plain; charset=latin1"])
+        #expect(try Self.text.value(from: Data([0x63, 0x61, 0x66, 0xE9]), response: response) == "café")
+    }
+
+    @Test func parseAloneGetsNoResponse() throws {
+        #expect(try Self.text.parse(Data("café".utf8)) == "café")
+    }
+
+    @Test func settingParseReplacesTheResponseAwareParse() throws {
+        var resource = Self.text
+        resource.parse = { _ in "replaced" }
+        let response = try httpResponse(200, headers: ["Content-Type": "text/plain; charset=latin1"])
+        #expect(try resource.value(from: Data(), response: response) == "replaced")
+    }
+
+    @Test func mapPassesTheResponseThrough() throws {
+        let response = try httpResponse(200, headers: ["Content-Type": "text/plain; charset=latin1"])
+        #expect(try Self.text.map(\.count).value(from: Data([0x63, 0x61, 0x66, 0xE9]), response: response) == 4)
+    }
+}

@@ -96,3 +96,28 @@ import Testing
         #expect(error.statusCode == nil)
     }
 }
+
+@Suite struct AcceptableStatusCodesTests {
+    @Test(arguments: [200, 204, 302, 304, 399])
+    func widerRangeAcceptsRedirectionStatuses(statusCode: Int) throws {
+        var resource = Resource<Data>(url: baseURL, parse: { $0 })
+        resource.acceptableStatusCodes = 200..<400
+        #expect(try resource.value(from: Data("x".utf8), response: httpResponse(statusCode)) == Data("x".utf8))
+    }
+
+    @Test(arguments: [201, 204, 400])
+    func narrowerRangeRejectsOtherSuccessStatuses(statusCode: Int) throws {
+        var resource = Episode.all
+        resource.acceptableStatusCodes = 200..<201
+        let error = try #require(throws: WebserviceError.self) {
+            try resource.value(from: fixture("episodes.json"), response: httpResponse(statusCode))
+        }
+        #expect(error.statusCode == statusCode)
+        #expect(error.underlyingError == nil)
+    }
+
+    @Test func defaultIsEvery2xxStatus() {
+        #expect(Episode.all.acceptableStatusCodes == 200..<300)
+        #expect(Resource<Data>(url: baseURL, parse: { $0 }).acceptableStatusCodes == 200..<300)
+    }
+}
