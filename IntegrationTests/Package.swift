@@ -1,0 +1,37 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// The real-server side of ResourceKit: an Episodes web service built on Hummingbird, the Swift Talk client model
+// that talks to it (ResourceKit only), a demo executable, and the integration suite. It is a separate package so the
+// root package keeps zero dependencies.
+let package = Package(
+    name: "IntegrationTests",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "ResourceKit", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .target(
+            name: "EpisodesService",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .target(
+            name: "SwiftTalk",
+            dependencies: [.product(name: "ResourceKit", package: "ResourceKit")],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .executableTarget(
+            name: "demo",
+            dependencies: ["EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit")],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit")],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

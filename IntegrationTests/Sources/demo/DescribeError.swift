@@ -1,0 +1,18 @@
+import Foundation
+import ResourceKit
+import SwiftTalk
+
+/// A one-line account of a failed step: the API's error body for an unacceptable status, otherwise the error's own
+/// description.
+func describe(_ error: any Error) -> String {
+    switch error {
+    case let error as StepFailure:
+        error.description
+    case WebserviceError.serverError(let apiError as APIErrorBody, let status, _, _):
+        "unexpected WebserviceError: \(status) \(apiError.error) — \"\(apiError.reason)\""
+    case let error as WebserviceError:
+        "WebserviceError: \(error)"
+    default:
+        "\(type(of: error)): \(error)"
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import ResourceKit
+import SwiftTalk
+
+/// The demo's requests, in the order an app would send them, each checking the answer it gets.
+struct Tour {
+    let baseURL: URL
+    let webservice: Webservice
+    var transcript = Transcript()
+
+    /// A request label such as `GET /episodes/1/media`, taken from the resource itself.
+    private func label<A>(_ resource: Resource<A>, _ note: String = "") -> String {
+        "\(resource.method.name) \(resource.url.path)" + (note.isEmpty ? "" : " (\(note))")
+    }
+
+    /// Sends every request; returns `false` when the server can't be reached at all.
+    mutating func run() async -> Bool {
+        let episodes = await listEpisodes()
+        if episodes == nil, case .transport = transcript.lastError as? WebserviceError {
+            return false
+        }
+        await showMedia(of: episodes?.first)
+        let created = await create(after: episodes ?? [])
+        let renamed = await rename(created)
+        await expectFailure(Episode.one(id: "99", at: baseURL), status: 404, code: "not_found")
+        await expectFailure(
+            Account.current(at: baseURL, token: "not-the-token"),
+            note: "bad token",
+            status: 401,
+            code: "unauthorized"
+        )
+        await showAccount()
+        await delete(renamed ?? created)
+        return true
+    }
+
+    private mutating func listEpisodes() async -> [Episode]? {
+        let all = Episode.all(at: baseURL)
+        return await transcript.step(label(all)) { [webservice] in
+            let episodes = try await webservice.load(all)
+            guard !episodes.isEmpty else { throw StepFailure("expected some episodes, got none") }
+            guard episodes.map(\.number) == episodes.map(\.number).sorted() else {
+                throw StepFailure("expected episodes ordered by number, got \(episodes.map(\.number))")
+            }
+            let titles = episodes.prefix(3).map { "#\($0.number) \($0.title)" } + (episodes.count > 3 ? ["…"] : [])
+            return (episodes, "\(episodes.count) episodes: \(titles.joined(separator: ", "))")
+        }
+    }
+
+    private mutating func showMedia(of episode: Episode?) async {
+        guard let episode else {
+            return transcript.skip("GET /episodes/:id/media", because: "there is no episode to ask about")
+        }
+        let media = episode.media
+        _ = await transcript.step(label(media)) { [webservice] in
+            let media = try await webservice.load(media)
+            guard media.episodeID == episode.id else {
+                throw StepFailure("expected the media of episode \(episode.id), got episode \(media.episodeID)'s")
+            }
+            return ((), "\(media.videoURL) (\(media.durationSeconds / 60) min)")
+        }
+    }
+
+    private mutating func create(after episodes: [Episode]) async -> Episode? {
+        let draft = EpisodeDraft(
+            title: "Tiny Networking",
+            synopsis: "A whole networking layer in a few lines: resources as values and one load function."
+        )
+        let label = "POST /episodes"
+        return await transcript.step(label) { [webservice, baseURL] in
+            let created = try await webservice.load(Episode.create(draft, at: baseURL))
+            guard created.title == draft.title, created.synopsis == draft.synopsis else {
+                throw StepFailure("expected the draft's title and synopsis back, got \"\(created.title)\"")
+            }
+            if let last = episodes.map(\.number).max(), created.number <= last {
+                throw StepFailure("expected a number after #\(last), got #\(created.number)")
+            }
+            return (created, "created #\(created.number) \"\(created.title)\" (id \(created.id))")
+        }
+    }
+
+    private mutating func rename(_ episode: Episode?) async -> Episode? {
+        guard let episode else {
+            transcript.skip("PATCH /episodes/:id", because: "no episode was created")
+            return nil
+        }
+        let title = "Tiny Networking, Revisited"
+        let label = "PATCH \(episode.url.path)"
+        return await transcript.step(label) { [webservice] in
+            let updated = try await webservice.load(episode.update(EpisodePatch(title: title)))
+            guard updated.title == title, updated.synopsis == episode.synopsis, updated.id == episode.id else {
+                throw StepFailure("expected only the title to change, got \"\(updated.title)\"")
+            }
+            return (updated, "renamed to \"\(updated.title)\"")
+        }
+    }
+
+    /// Loads a resource that must fail with an API error, and shows the `APIErrorBody` the resource decoded from the
+    /// response, which `load` throws as `WebserviceError.serverError`.
+    private mutating func expectFailure<A>(
+        _ resource: Resource<A>,
+        note: String = "",
+        status: Int,
+        code: String
+    ) async {
+        _ = await transcript.step(label(resource, note)) { [webservice] in
+            do {
+                _ = try await webservice.load(resource)
+            } catch WebserviceError.serverError(let apiError as APIErrorBody, let actual, _, _) {
+                guard actual == status, apiError.error == code else {
+                    throw StepFailure("expected \(status) \(code), got \(actual) \(apiError.error): \(apiError.reason)")
+                }
+                return ((), "WebserviceError: \(actual) \(apiError.error) — \"\(apiError.reason)\"")
+            }
+            throw StepFailure("expected \(status) \(code), but the request succeeded")
+        }
+    }
+
+    private mutating func showAccount() async {
+        let account = Account.current(at: baseURL, token: "swift-talk-token")
+        _ = await transcript.step(label(account)) { [webservice] in
+            let account = try await webservice.load(account)
+            return ((), "\(account.name) (\(account.subscriber ? "subscriber" : "not a subscriber"))")
+        }
+    }
+
+    private mutating func delete(_ episode: Episode?) async {
+        guard let episode else {
+            return transcript.skip("DELETE /episodes/:id", because: "no episode was created")
+        }
+        let delete = episode.delete
+        _ = await transcript.step(label(delete)) { [webservice] in
+            try await webservice.load(delete)
+            return ((), "deleted #\(episode.number) \"\(episode.title)\"")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// The ResourceKit demo: talks to an Episodes server the way a Swift Talk app would, and checks every answer.
+
+/// Prints a message to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("demo: \(message)\n".utf8))
+}
+
+/// Runs the demo and returns the exit code: 0 when every step behaved as expected.
+func runDemo(arguments: [String]) async -> Int32 {
+    let command: DemoCommand
+    do {
+        command = try DemoCommand(arguments: arguments)
+    } catch {
+        printError("\(error.message). Run demo --help for usage.")
+        return 1
+    }
+
+    let server: RunningServer?
+    let baseURL: URL
+    switch command {
+    case .help:
+        print(DemoCommand.usage)
+        return 0
+    case .embedded:
+        do {
+            let running = try await EpisodesServer.start()
+            (server, baseURL) = (running, running.baseURL)
+        } catch {
+            printError("could not start the embedded Episodes server: \(error)")
+            return 1
+        }
+        print("ResourceKit demo — Episodes service at \(baseURL.absoluteString)")
+    case .serve(let port):
+        return await serve(port: port)
+    case .remote(let url):
+        (server, baseURL) = (nil, url)
+        print("ResourceKit demo — Episodes API at \(baseURL.absoluteString)")
+    }
+
+    // ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a silent host fails fast.
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 10
+    var tour = Tour(baseURL: baseURL, webservice: Webservice(configuration: configuration))
+    let reachable = await tour.run()
+    await server?.stop()
+
+    guard reachable else {
+        printError("cannot reach \(baseURL.absoluteString): is an Episodes server running there?")
+        return 1
+    }
+    let transcript = tour.transcript
+    guard transcript.failures == 0 else {
+        let steps = transcript.failures == 1 ? "1 step" : "\(transcript.failures) steps"
+        print("Done: \(transcript.requests) requests, \(steps) not as expected.")
+        return 1
+    }
+    print("Done: \(transcript.requests) requests, all as expected.")
+    return 0
+}
+
+/// Runs the embedded server until the process is interrupted, for exploring the API with curl or a second demo.
+func serve(port: Int) async -> Int32 {
+    do {
+        let server = try await EpisodesServer.start(port: port)
+        print("Episodes service at \(server.baseURL.absoluteString); press Ctrl-C to stop.")
+        while true {
+            try await Task.sleep(for: .seconds(3600))
+        }
+    } catch {
+        printError("could not start the Episodes server: \(error)")
+        return 1
+    }
+}
+
+exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))

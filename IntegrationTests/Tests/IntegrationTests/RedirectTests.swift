@@ -1,0 +1,74 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Redirects are followed, and credentials never follow one to another origin.
+@Suite(.timeLimit(.minutes(1))) struct RedirectTests {
+    private static let credentials = ["Authorization": "Bearer swift-talk-token", "Cookie": "session=42"]
+
+    private func headersAfterRedirect(from base: URL, to target: String, through service: Webservice) async throws
+        -> [String: String]
+    {
+        var redirect = Resource<[String: String]>(get: base / "faults/redirect", headers: Self.credentials)
+        redirect.queryItems = [URLQueryItem(name: "to", value: target)]
+        return try await service.load(redirect)
+    }
+
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func sameOriginRedirectIsFollowedWithItsCredentials(status: Int) async throws {
+        try await withServer { base in
+            var redirect = Resource<[String: String]>(get: base / "faults/redirect", headers: Self.credentials)
+            redirect.queryItems = [
+                URLQueryItem(name: "to", value: "/faults/headers"), .init(name: "status", value: "\(status)"),
+            ]
+            let headers = try await webservice.load(redirect)
+            #expect(headers["authorization"] == "Bearer swift-talk-token")
+            #expect(headers["cookie"] == "session=42")
+        }
+    }
+
+    @Test func crossOriginRedirectDropsTheCredentials() async throws {
+        let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+        defer { Task { await other.stop() } }
+        try await withServer { base in
+            let target = (other.baseURL / "faults/headers").absoluteString
+            for service in [webservice, Webservice(configuration: .ephemeral)] {
+                let headers = try await headersAfterRedirect(from: base, to: target, through: service)
+                #expect(headers["authorization"] == nil)
+                #expect(headers["cookie"] == nil)
+                #expect(headers["accept"] == "application/json")
+            }
+        }
+        await other.stop()
+    }
+
+    @Test func redirectToAnotherHostNameOfTheSameMachineDropsTheCredentials() async throws {
+        try await withServer { base in
+            // 127.0.0.1 and localhost are different origins even on the same port.
+            var components = try #require(URLComponents(url: base / "faults/headers", resolvingAgainstBaseURL: false))
+            components.host = "localhost"
+            let target = try #require(components.url).absoluteString
+            let headers = try await headersAfterRedirect(from: base, to: target, through: webservice)
+            #expect(headers["authorization"] == nil)
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+        @Test func linuxSessionWithoutResourceKitsDelegateWouldLeakTheCredentials() async throws {
+            // Why the rule exists: Linux's URLSession forwards Authorization to another origin by itself.
+            let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+            try await withServer { base in
+                let target = (other.baseURL / "faults/headers").absoluteString
+                let plain = Webservice(session: URLSession(configuration: .ephemeral))
+                let headers = try await headersAfterRedirect(from: base, to: target, through: plain)
+                #expect(headers["authorization"] == "Bearer swift-talk-token")
+            }
+            await other.stop()
+        }
+    #endif
+}

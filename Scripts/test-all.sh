@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test: the root package's unit and README tests, then the integration suite against a real Hummingbird
+# server (IntegrationTests/, whose first build fetches and compiles Hummingbird: a few minutes).
+# Exits non-zero if any test fails, and ends with one summary line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+count() {
+    sed -nE 's/.*Test run with ([0-9]+) tests? in .* passed.*/\1/p' "$log" | tail -n 1
+}
+
+echo "== Unit and README tests (swift test)"
+swift test 2>&1 | tee "$log"
+unit=$(count)
+[ -n "$unit" ] || { echo "swift test reported no passing test run"; exit 1; }
+
+echo "== Integration tests (swift test --package-path IntegrationTests)"
+swift test --package-path IntegrationTests 2>&1 | tee "$log"
+integration=$(count)
+[ -n "$integration" ] || { echo "the integration suite reported no passing test run"; exit 1; }
+
+echo "tests: $unit unit and README tests passed, $integration integration tests passed, 0 failed"
