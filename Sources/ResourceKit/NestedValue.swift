@@ -1,0 +1,82 @@
+import Foundation
+
+/// The value at a ``CodingPath`` inside a larger document, decoded in one pass and without decoding anything beside
+/// it.
+///
+/// `JSONDecoder` hands its configuration, the path, to ``init(from:configuration:)``, which walks the path with
+/// keyed and unkeyed containers and decodes only the value at its end: sibling keys are never looked at, and array
+/// elements before an index are stepped over without being decoded.
+struct NestedValue<Value: Decodable>: DecodableWithConfiguration {
+    /// The decoded value.
+    var value: Value
+
+    /// Decodes the value at `path`.
+    ///
+    /// - Throws: `DecodingError.keyNotFound` when a key or index of the path is missing, with the coding path of the
+    ///   container where the walk stopped; `DecodingError.typeMismatch` when the path expects an object or an array
+    ///   and finds something else; and whatever decoding `Value` throws, with the full coding path.
+    init(from decoder: any Decoder, configuration path: CodingPath) throws {
+        var decoder = decoder
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                decoder = try Self.decoder(forKey: key, in: decoder)
+            case .index(let index):
+                decoder = try Self.decoder(forIndex: index, in: decoder)
+            }
+        }
+        // Through a container, not `Value(from:)`, so the decoder's strategies for `Date`, `Data` and `URL` apply.
+        value = try decoder.singleValueContainer().decode(Value.self)
+    }
+
+    /// A decoder for the value of `key` in the object `decoder` decodes.
+    private static func decoder(forKey key: String, in decoder: any Decoder) throws -> any Decoder {
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
+        let codingKey = AnyCodingKey(stringValue: key)
+        guard object.contains(codingKey) else {
+            let location = CodingPath.location(object.codingPath)
+            var message = "No key \(key.debugDescription) in the object at \(location)."
+            if let similar = object.allKeys.first(where: { loosely($0.stringValue) == loosely(key) }) {
+                message += " It has \(similar.stringValue.debugDescription): keys match exactly, after the"
+                message += " decoder's keyDecodingStrategy."
+            }
+            throw DecodingError.keyNotFound(
+                codingKey, DecodingError.Context(codingPath: object.codingPath, debugDescription: message))
+        }
+        return try object.superDecoder(forKey: codingKey)
+    }
+
+    /// A decoder for the element at `index` of the array `decoder` decodes; earlier elements are skipped undecoded.
+    private static func decoder(forIndex index: Int, in decoder: any Decoder) throws -> any Decoder {
+        var array = try decoder.unkeyedContainer()
+        guard index >= 0 else { throw missingElement(index, in: array) }
+        while array.currentIndex < index {
+            guard !array.isAtEnd else { throw missingElement(index, in: array) }
+            _ = try array.superDecoder()
+        }
+        guard !array.isAtEnd else { throw missingElement(index, in: array) }
+        return try array.superDecoder()
+    }
+
+    /// The error for an index that `array` doesn't have.
+    private static func missingElement(_ index: Int, in array: any UnkeyedDecodingContainer) -> DecodingError {
+        let size = array.count.map { $0 == 1 ? "1 element" : "\($0) elements" } ?? "fewer elements"
+        let message = "No element at index \(index) of the array at \(CodingPath.location(array.codingPath)), "
+        return DecodingError.keyNotFound(
+            AnyCodingKey(intValue: index),
+            DecodingError.Context(codingPath: array.codingPath, debugDescription: message + "which has \(size).")
+        )
+    }
+
+    /// `key` without letter case, `_` and `-`, to point out a near miss such as `feed_entry` for `feedEntry`.
+    private static func loosely(_ key: String) -> String {
+        key.lowercased().filter { $0 != "_" && $0 != "-" }
+    }
+}
+
+extension JSONDecoder {
+    /// Decodes the value at `path` in one pass over `data`; see ``NestedValue``.
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: CodingPath) throws -> T {
+        try decode(NestedValue<T>.self, from: data, configuration: path).value
+    }
+}

@@ -1,0 +1,128 @@
+/// A response that may hold one model, an array of models, or a dictionary of models, and says which one the server
+/// sent.
+///
+/// Use it for endpoints whose shape varies, such as one that answers a single object for one match and an array for
+/// several. `Payload` is `Decodable` whenever `Model` is, so the usual initializers make the resource, and the body is
+/// decoded in one pass:
+///
+/// ```swift
+/// let search = Resource<Payload<Episode>>(get: searchURL)
+/// switch try await webservice.load(search) {
+/// case .one(let episode): show(episode)
+/// case .array(let episodes): list(episodes)
+/// case .dictionary(let episodesByID): list(episodesByID.values.sorted { $0.id < $1.id })
+/// }
+/// ```
+///
+/// The top-level JSON value decides the case:
+///
+/// - An **array** is ``array(_:)`` when every element decodes as `Model`; otherwise ``one(_:)`` if `Model` itself
+///   decodes from the array (a model written as `[x, y]`, say).
+/// - An **object** is ``one(_:)`` when it decodes as `Model`; otherwise ``dictionary(_:)`` when every value decodes
+///   as `Model`. A `Model` whose properties are all optional decodes from any object, so such a payload is always
+///   ``one(_:)``; the empty object `{}` is `.dictionary([:])` unless `Model` decodes from it.
+/// - A **string, number, Boolean or null** is ``one(_:)`` when it decodes as `Model`.
+///
+/// Anything else throws `DecodingError.typeMismatch` for `Payload<Model>`, naming each shape it tried and why that
+/// failed; its `underlyingError` is the first attempt's error (the model's, or the array's for an array). Elements are
+/// strict: one invalid element rules out ``array(_:)``, as it fails `[Model]`; to skip invalid elements of an
+/// array, decode a ``LenientArray`` instead.
+/// There is no raw-bytes case: an unexpected body is a parse error, and ``WebserviceError/body`` keeps its bytes.
+public enum Payload<Model> {
+    /// The body is a single model.
+    case one(Model)
+    /// The body is an array of models, in order.
+    case array([Model])
+    /// The body is an object whose values are models, by key.
+    case dictionary([String: Model])
+
+    /// Every model in the payload: the single one, the array's in order, or the dictionary's sorted by key.
+    ///
+    /// ```swift
+    /// let episodes = try Resource<Payload<Episode>>(get: searchURL).parse(body).models
+    /// ```
+    public var models: [Model] {
+        switch self {
+        case .one(let model): [model]
+        case .array(let models): models
+        case .dictionary(let models): models.sorted { $0.key < $1.key }.map(\.value)
+        }
+    }
+}
+
+extension Payload: Sendable where Model: Sendable {}
+extension Payload: Equatable where Model: Equatable {}
+extension Payload: Hashable where Model: Hashable {}
+
+extension Payload: Decodable where Model: Decodable {
+    /// Decodes the payload in the shape the top-level value has, trying the shapes in the order the type describes.
+    ///
+    /// All attempts read the value the decoder already holds, so the body is parsed once, whichever shape it has.
+    ///
+    /// ```swift
+    /// let payload = try JSONDecoder().decode(Payload<Episode>.self, from: body)
+    /// ```
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError.typeMismatch` for `Payload<Model>` when no shape fits, listing what was tried, and
+    ///   the decoder's error when the data is not valid.
+    public init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if (try? decoder.unkeyedContainer()) != nil {
+            do {
+                self = .array(try value.decode([Model].self))
+            } catch let arrayError {
+                do {
+                    self = .one(try value.decode(Model.self))
+                } catch {
+                    throw Self.mismatch(
+                        decoder, found: "an array", tried: [("[\(Model.self)]", arrayError), ("\(Model.self)", error)])
+                }
+            }
+            return
+        }
+        do {
+            self = .one(try value.decode(Model.self))
+        } catch let modelError {
+            guard (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil else {
+                throw Self.mismatch(decoder, found: Self.kind(of: value), tried: [("\(Model.self)", modelError)])
+            }
+            do {
+                self = .dictionary(try value.decode([String: Model].self))
+            } catch {
+                throw Self.mismatch(
+                    decoder, found: "an object",
+                    tried: [("\(Model.self)", modelError), ("[String: \(Model.self)]", error)])
+            }
+        }
+    }
+
+    /// The error for a value that fits no shape: what was found, and each type tried with its error.
+    private static func mismatch(
+        _ decoder: any Decoder,
+        found: String,
+        tried attempts: [(type: String, error: any Error)]
+    ) -> DecodingError {
+        let reasons = attempts.map { attempt in
+            let reason = (attempt.error as? DecodingError)?.summary ?? String(describing: attempt.error)
+            return "as \(attempt.type), \(reason)"
+        }
+        let message =
+            "Expected \(Model.self), or an array or object of it, but found \(found) that fails "
+            + reasons.joined(separator: "; and ") + "."
+        return DecodingError.typeMismatch(
+            Payload.self,
+            DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: message, underlyingError: attempts.first?.error)
+        )
+    }
+
+    /// What a scalar value is, for the error message: `null`, `a string`, `a Boolean` or `a number`.
+    private static func kind(of value: any SingleValueDecodingContainer) -> String {
+        if value.decodeNil() { return "null" }
+        if (try? value.decode(String.self)) != nil { return "a string" }
+        if (try? value.decode(Bool.self)) != nil { return "a Boolean" }
+        if (try? value.decode(Double.self)) != nil { return "a number" }
+        return "a value"
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import ResourceKit
+import Testing
+
+private let lenientEpisodes = Resource<LenientArray<Episode>>(get: baseURL.appendingPathComponent("episodes"))
+
+/// A model that rejects some values with an error of its own, not a `DecodingError`.
+private struct Rating: Decodable {
+    struct OutOfRange: Error {}
+
+    var stars: Int
+
+    init(from decoder: any Decoder) throws {
+        stars = try decoder.singleValueContainer().decode(Int.self)
+        guard (1...5).contains(stars) else { throw OutOfRange() }
+    }
+}
+
+@Suite struct LenientArrayTests {
+    @Test func aValidArrayDecodesCompletely() throws {
+        let episodes = try lenientEpisodes.parse(fixture("episodes.json"))
+        #expect(try episodes.elements == Episode.all.parse(fixture("episodes.json")))
+        #expect(episodes.failures.isEmpty)
+        #expect(episodes.isComplete)
+    }
+
+    @Test func invalidElementsAreSkippedAndEachIsReportedWithItsIndexAndError() throws {
+        let episodes = try lenientEpisodes.parse(fixture("episodes-partly-invalid.json"))
+        #expect(episodes.elements == [Episode(id: "1", title: "Networking"), Episode(id: "5", title: "Swift Talk")])
+        #expect(!episodes.isComplete)
+        #expect(episodes.failures.map(\.index) == [1, 2, 3])
+        #expect(
+            episodes.failures.map(\.description) == [
+                #"element 1: missing key "title" at [1]"#,
+                "element 2: expected Dictionary<String, Any> but found null at [2]",
+                "element 3: expected String at [3].id (Expected to decode String but found number instead.)",
+            ])
+        guard case .keyNotFound(let key, let context) = episodes.failures.first?.error else {
+            Issue.record("expected keyNotFound for element 1, got \(episodes.failures)")
+            return
+        }
+        #expect(key.stringValue == "title")
+        #expect(context.codingPath.map(\.intValue) == [1])
+    }
+
+    @Test func theStrictArrayStillFailsAsAWhole() {
+        #expect(throws: DecodingError.self) { try Episode.all.parse(fixture("episodes-partly-invalid.json")) }
+    }
+
+    @Test @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func everyElementIsDecodedOnceEvenWhenItFails() throws {
+        let decoder = CountingJSONDecoder()
+        let episodes = try Resource<LenientArray<CountedEpisode>>(get: baseURL, decoder: decoder)
+            .parse(fixture("episodes-partly-invalid.json"))
+        #expect(episodes.elements.count + episodes.failures.count == 5)
+        #expect(decoder.modelInits.count == 5)
+        #expect(decoder.decodeCalls.count == 1)
+    }
+
+    @Test func aLenientArrayCanBeAtACodingPath() throws {
+        let feed = Resource<LenientArray<Episode>>(get: baseURL, at: ["feed", "entry"])
+        let episodes = try feed.parse(fixture("feed-partly-invalid.json"))
+        #expect(episodes.elements.map(\.id) == ["1", "5"])
+        #expect(episodes.failures.map(\.index) == [1, 2, 3])
+        #expect(episodes.failures.first?.description == #"element 1: missing key "title" at .feed.entry[1]"#)
+    }
+
+    @Test func anErrorOfTheModelsOwnIsWrappedWithItsCodingPath() throws {
+        let ratings = try JSONDecoder().decode(LenientArray<Rating>.self, from: Data("[5, 9, 1]".utf8))
+        #expect(ratings.elements.map(\.stars) == [5, 1])
+        let failure = try #require(ratings.failures.first)
+        #expect(failure.index == 1)
+        guard case .dataCorrupted(let context) = failure.error else {
+            Issue.record("expected dataCorrupted, got \(failure.error)")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [1])
+        #expect(context.underlyingError is Rating.OutOfRange)
+    }
+
+    @Test func aFailureCanBeThrown() throws {
+        let episodes = try lenientEpisodes.parse(fixture("episodes-partly-invalid.json"))
+        let thrown = try #require(throws: ElementFailure.self) {
+            if let failure = episodes.failures.first { throw failure }
+        }
+        #expect(thrown.index == 1)
+    }
+
+    @Test func anObjectThrowsTypeMismatch() throws {
+        let error = try #require(throws: DecodingError.self) { try lenientEpisodes.parse(fixture("episode.json")) }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("expected typeMismatch, got \(error)")
+            return
+        }
+        #expect(context.codingPath.isEmpty)
+    }
+
+    @Test func invalidJSONThrowsDataCorrupted() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try lenientEpisodes.parse(fixture("episodes-invalid.json"))
+        }
+        guard case .dataCorrupted = error else {
+            Issue.record("expected dataCorrupted, got \(error)")
+            return
+        }
+    }
+
+    @Test func emptyBodyThrowsADecodingError() {
+        #expect(throws: DecodingError.self) { try lenientEpisodes.parse(fixture("empty.json")) }
+    }
+
+    @Test func anEmptyArrayIsCompleteAndEmpty() throws {
+        let episodes = try lenientEpisodes.parse(Data("[]".utf8))
+        #expect(episodes.elements.isEmpty)
+        #expect(episodes.isComplete)
+    }
+}
