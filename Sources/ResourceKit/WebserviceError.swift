@@ -145,24 +145,10 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             let reason = (error.userInfo[NSLocalizedDescriptionKey] as? String).map { ": \($0)" } ?? ""
             return "URLError \(error.code.rawValue)" + (name(of: error.code).map { " (\($0))" } ?? "") + reason
         }
-        let context: DecodingError.Context
-        let problem: String
-        switch error as? DecodingError {
-        case .typeMismatch(let type, let errorContext):
-            (problem, context) = ("expected \(type)", errorContext)
-        case .valueNotFound(let type, let errorContext):
-            (problem, context) = ("expected \(type) but found null", errorContext)
-        case .keyNotFound(let key, let errorContext):
-            (problem, context) = ("missing key \"\(key.stringValue)\"", errorContext)
-        case .dataCorrupted(let errorContext):
-            (problem, context) = ("data corrupted", errorContext)
-        case nil:
-            return String(describing: error)
-        @unknown default:
-            return String(describing: error)
+        if let error = error as? DecodingError {
+            return error.summary
         }
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return "\(problem) at \(path.isEmpty ? "the top level" : path) (\(context.debugDescription))"
+        return String(describing: error)
     }
 
     /// Names for the `URLError` codes a web service client meets most; Linux prints none of them by itself.
