@@ -1,0 +1,158 @@
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct ResourceTextTests {
+    private let text = Resource<String>(url: baseURL.appendingPathComponent("notes.txt"))
+
+    /// The text of `body` as the response to `resource`, served with `contentType`.
+    private func value(_ body: Data, contentType: String, of resource: Resource<String>? = nil) throws -> String {
+        try (resource ?? text).value(from: body, response: httpResponse(200, headers: ["Content-Type": contentType]))
+    }
+
+    /// The `TextResourceError` that `body` served with `contentType` makes the parse throw.
+    private func parseError(_ body: Data, contentType: String) throws -> TextResourceError? {
+        let error = try #require(throws: WebserviceError.self) { try value(body, contentType: contentType) }
+        guard case .parsing(let underlying as TextResourceError, 200, _, body) = error else {
+            Issue.record("expected parsing(TextResourceError), got \(error)")
+            return nil
+        }
+        return underlying
+    }
+
+    @Test func parseWithoutAResponseReadsUTF8() throws {
+        #expect(try text.parse(fixture("text-utf8.txt")) == "Grüße, 世界 👋\n")
+        #expect(try text.parse(fixture("empty.json")) == "")
+    }
+
+    @Test func responseWithoutACharsetIsReadAsUTF8() throws {
+        #expect(try value(fixture("text-utf8.txt"), contentType: "text/plain") == "Grüße, 世界 👋\n")
+    }
+
+    @Test(arguments: [
+        ("text/plain; charset=utf-8", "text-utf8.txt", "Grüße, 世界 👋\n"),
+        ("text/plain;charset=UTF8", "text-utf8.txt", "Grüße, 世界 👋\n"),
+        ("text/plain; charset=ISO-8859-1", "text-latin1.txt", "Grüße aus Köln\n"),
+        ("text/plain; Charset=latin1", "text-latin1.txt", "Grüße aus Köln\n"),
+        ("text/html; charset=\"windows-1252\"", "text-windows1252.txt", "“Grüße” – 5 €\n"),
+        ("text/plain; format=flowed; CHARSET = CP1252 ", "text-windows1252.txt", "“Grüße” – 5 €\n"),
+        ("text/plain; charset=utf-16", "text-utf16.txt", "Grüße 👋\n"),
+        ("text/plain; charset=UTF-16BE", "text-utf16be.txt", "Grüße 👋\n"),
+        ("text/csv; header=present; charset=us-ascii", "episode.json", #"{"id": "1", "title": "Networking"}"# + "\n"),
+        (#"text/plain; title="a;charset=latin1\"b"; charset=utf-8"#, "text-utf8.txt", "Grüße, 世界 👋\n"),
+    ])
+    func charsetOfTheContentTypeDecodesTheBody(contentType: String, fixtureName: String, expected: String) throws {
+        #expect(try value(fixture(fixtureName), contentType: contentType) == expected)
+    }
+
+    @Test(arguments: [
+        ("iso-8859-2", Data([0xA3, 0xF3, 0x64, 0xBC]), "Łódź"),
+        ("Latin2", Data([0xA3, 0xF3, 0x64, 0xBC]), "Łódź"),
+        ("windows-1250", Data([0xA3, 0xF3, 0x64, 0x9F]), "Łódź"),
+        ("windows-1251", Data([0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2]), "Привет"),
+    ])
+    func centralAndEasternEuropeanCharsetsDecode(charset: String, body: Data, expected: String) throws {
+        #expect(try value(body, contentType: "text/plain; charset=\(charset)") == expected)
+    }
+
+    @Test func charsetWinsOverTheDefaultEncoding() throws {
+        let latin1 = Resource<String>(url: baseURL, defaultEncoding: .isoLatin1)
+        let body = try fixture("text-utf8.txt")
+        #expect(try value(body, contentType: "text/plain; charset=utf-8", of: latin1) == "Grüße, 世界 👋\n")
+    }
+
+    @Test func defaultEncodingReadsABodyWithoutACharset() throws {
+        let latin1 = Resource<String>(url: baseURL, defaultEncoding: .isoLatin1)
+        #expect(try latin1.parse(fixture("text-latin1.txt")) == "Grüße aus Köln\n")
+        #expect(try value(fixture("text-latin1.txt"), contentType: "text/plain", of: latin1) == "Grüße aus Köln\n")
+    }
+
+    @Test(arguments: [
+        ("text/plain; charset=utf-8", Data([0x63, 0x61, 0x66, 0xC3, 0x28]), String.Encoding.utf8),
+        ("text/plain", Data([0xFF]), .utf8),
+        ("text/plain; charset=us-ascii", Data("Köln".utf8), .ascii),
+        ("text/plain; charset=windows-1252", Data([0x41, 0x81, 0x42]), .windowsCP1252),
+        ("text/plain; charset=utf-16", Data([0xFF, 0xFE, 0x41, 0x00, 0x42]), .utf16),
+        ("text/plain; charset=utf-16be", Data([0x00, 0x41, 0x00]), .utf16BigEndian),
+        ("text/plain; charset=utf-8", Data([0xC0, 0x80]), .utf8),
+        ("text/plain; charset=utf-8", Data([0xED, 0xA0, 0x80]), .utf8),
+        ("text/plain; charset=utf-16le", Data([0x00, 0xD8, 0x41, 0x00]), .utf16LittleEndian),
+        ("text/plain; charset=utf-16le", Data([0x41, 0x00, 0x00, 0xDC]), .utf16LittleEndian),
+        ("text/plain; charset=utf-16be", Data([0xD8, 0x00, 0x00, 0x41]), .utf16BigEndian),
+        ("text/plain; charset=utf-16", Data([0xFE, 0xFF, 0xD8, 0x3D]), .utf16),
+    ])
+    func bytesInvalidInTheCharsetThrowInvalidBytes(
+        contentType: String,
+        body: Data,
+        encoding: String.Encoding
+    ) throws {
+        #expect(try parseError(body, contentType: contentType) == .invalidBytes(encoding: encoding))
+    }
+
+    @Test func invalidUTF8FixtureThrowsInsteadOfReplacingBytes() throws {
+        #expect(throws: TextResourceError.invalidBytes(encoding: .utf8)) {
+            try text.parse(fixture("text-utf8-invalid.txt"))
+        }
+    }
+
+    @Test(arguments: ["klingon", "", "utf-7"])
+    func unknownCharsetThrowsNamingIt(name: String) throws {
+        let error = try parseError(fixture("text-utf8.txt"), contentType: "text/plain; charset=\"\(name)\"")
+        #expect(error == .unknownCharset(name))
+        #expect(error?.description.contains("\"\(name)\"") == true)
+    }
+
+    @Test func errorDescriptionsNameTheEncoding() {
+        #expect(
+            TextResourceError.invalidBytes(encoding: .windowsCP1252).description
+                == "The body is not valid windows-1252 text.")
+        #expect(TextResourceError.invalidBytes(encoding: .utf8).description == "The body is not valid UTF-8 text.")
+    }
+
+    @Test func byteOrderMarksPickTheByteOrderAndAreDropped() throws {
+        let utf16 = Resource<String>(url: baseURL, defaultEncoding: .utf16)
+        #expect(try utf16.parse(Data([0xFE, 0xFF, 0x00, 0x41])) == "A")
+        #expect(try utf16.parse(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
+        #expect(try utf16.parse(Data([0x00, 0x41])) == "A", "UTF-16 without a byte order mark is big-endian")
+        #expect(try text.parse(Data([0xEF, 0xBB, 0xBF, 0x41])) == "A")
+        let little = Resource<String>(url: baseURL, defaultEncoding: .utf16LittleEndian)
+        #expect(try little.parse(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
+        #expect(try little.parse(Data([0x41, 0x00])) == "A")
+        let big = Resource<String>(url: baseURL, defaultEncoding: .utf16BigEndian)
+        #expect(try big.parse(Data([0xFE, 0xFF, 0x00, 0x41])) == "A")
+    }
+
+    @Test func utf32DefaultEncodingRejectsATruncatedBody() throws {
+        let utf32 = Resource<String>(url: baseURL, defaultEncoding: .utf32BigEndian)
+        #expect(try utf32.parse(Data([0x00, 0x00, 0x00, 0x41])) == "A")
+        #expect(throws: TextResourceError.invalidBytes(encoding: .utf32BigEndian)) {
+            try utf32.parse(Data([0x00, 0x00, 0x00, 0x41, 0x00]))
+        }
+    }
+
+    @Test(arguments: ["text/plain; charset=utf-8", "text/plain; charset=utf-16", "text/plain; charset=us-ascii"])
+    func emptyBodyIsAnEmptyString(contentType: String) throws {
+        #expect(try value(Data(), contentType: contentType) == "")
+    }
+
+    @Test func addsNoHeadersAndPicksTheTextInitializerForAnyMethod() throws {
+        #expect(text.headers.isEmpty)
+        #expect(text.method == .get)
+        let post = Resource<String>(url: baseURL, method: .post(Data("q=1".utf8)), headers: ["X-Trace": "1"])
+        #expect(post.method == .post(Data("q=1".utf8)))
+        #expect(post.headers == ["X-Trace": "1"])
+        // `String` is Decodable too; naming the method must not pick the JSON-decoding initializer.
+        #expect(try post.parse(Data("plain, not JSON".utf8)) == "plain, not JSON")
+    }
+
+    @Test func loadDecodesWithTheResponsesCharset() async throws {
+        let service = Webservice(
+            transport: StubTransport.answering(
+                200, body: try fixture("text-latin1.txt"), headers: ["content-type": "text/plain; charset=iso-8859-1"]))
+        #expect(try await service.load(text) == "Grüße aus Köln\n")
+    }
+}
