@@ -14,6 +14,7 @@ extension Router {
     /// - `GET /faults/trickle?bytes=&ms=`: sends a JSON string one byte at a time, one every `ms`.
     /// - `GET /faults/empty`, `GET /faults/no-content`: 200 with no body; 204.
     /// - `GET /faults/malformed-json`, `GET /faults/html`: a broken JSON body; an HTML page.
+    /// - `GET /faults/latin1`: `Café crème` as ISO-8859-1 text, with that charset in its `Content-Type`.
     /// - `GET /faults/large?megabytes=`: that many megabytes of a repeating byte pattern (`i % 251`).
     /// - `GET /faults/redirect?to=&status=`: a redirect to `to`; `GET /faults/redirect-loop`: to itself.
     /// - `GET /faults/headers`: the request's header fields as a JSON object with lower-cased names.
@@ -76,6 +77,15 @@ extension Router {
         get("/faults/no-content") { _, _ in Response(status: .noContent) }
         get("/faults/malformed-json") { _, _ in
             Response.raw(#"{"id": "1", "title": "#, contentType: Response.jsonContentType)
+        }
+        get("/faults/latin1") { _, _ in
+            // "Café crème" in ISO-8859-1: é and è are single bytes that are not valid UTF-8.
+            let bytes: [UInt8] = [0x43, 0x61, 0x66, 0xE9, 0x20, 0x63, 0x72, 0xE8, 0x6D, 0x65]
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; charset=ISO-8859-1"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+            )
         }
         get("/faults/html") { _, _ in
             Response.raw("<html><body>Welcome to the captive portal</body></html>", contentType: "text/html")

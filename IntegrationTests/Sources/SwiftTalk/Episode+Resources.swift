@@ -58,6 +58,6 @@ extension Episode {
 
     /// Deletes the episode: `DELETE` its ``url``, answered with `204 No Content`.
     public var delete: Resource<Void> {
-        Resource(url: url, method: .delete, parse: { _ in }).decodingErrors(as: APIErrorBody.self)
+        Resource<Void>(url: url, method: .delete).decodingErrors(as: APIErrorBody.self)
     }
 }

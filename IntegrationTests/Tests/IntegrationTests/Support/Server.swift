@@ -32,5 +32,5 @@ extension URL {
 
 /// A resource for the raw bytes at `url`.
 func bytes(_ url: URL) -> Resource<Data> {
-    Resource(url: url, parse: { $0 })
+    Resource<Data>(url: url)
 }
