@@ -10,7 +10,7 @@ import Foundation
 /// header of the original request. The session's delegate removes the credential headers whenever the new
 /// request's origin differs from the original request's. (A per-task delegate would not do: Linux never calls it.)
 final class RedirectSafeSession: Transport {
-    /// The session behind ``Webservice/init()``.
+    /// The session behind ``Webservice/init(maxConcurrentLoads:cache:)``.
     static let shared = RedirectSafeSession(configuration: .default)
 
     /// Headers that carry the caller's credentials for the original origin.

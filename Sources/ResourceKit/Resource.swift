@@ -93,7 +93,8 @@ public struct Resource<A>: Sendable {
     /// a body that trickles in never trips it, and Linux ignores `timeoutIntervalForResource`. With a `timeout`,
     /// ``Webservice/load(_:)`` enforces the deadline itself on every platform and throws
     /// ``WebserviceError/transport(_:)`` with `URLError(.timedOut)` when it passes. It also caps the request's idle
-    /// timeout at the same value.
+    /// timeout at the same value. The clock starts once the load has its place under a ``Webservice/limiter``; it
+    /// doesn't apply to `file:` URLs or responses served from a ``Webservice/cache``.
     ///
     /// ```swift
     /// var feed = Episode.all

@@ -14,20 +14,57 @@ import Foundation
 /// let webservice = Webservice()
 /// let episodes = try await webservice.load(Episode.all)
 /// ```
+///
+/// Three things can answer a request instead of the transport, or hold it back:
+///
+/// - A `file:` URL is read from disk, on every platform, so bundled JSON and fixtures load like the network.
+/// - A ``cache`` serves fresh `GET` responses from memory.
+/// - A ``limiter`` caps the requests in flight; further loads wait their turn.
+///
+/// A web service is a small value. Its cache and its limiter are reference types, shared by all its copies.
 public struct Webservice: Sendable {
     /// Sends the requests: a `URLSession`, or any other ``Transport``.
     public var transport: any Transport
+
+    /// The in-memory cache of `GET` responses, or `nil`, the default, to send every request.
+    ///
+    /// ```swift
+    /// var webservice = Webservice()
+    /// webservice.cache = ResponseCache(byteLimit: 5_000_000)
+    /// ```
+    public var cache: ResponseCache?
+
+    /// The cap on requests in flight, or `nil`, the default, for no cap.
+    ///
+    /// Assign one limiter to several web services to cap their requests together:
+    ///
+    /// ```swift
+    /// let limiter = LoadLimiter(maxConcurrentLoads: 4)
+    /// var images = Webservice(configuration: .ephemeral)
+    /// images.limiter = limiter
+    /// ```
+    public var limiter: LoadLimiter?
 
     /// Creates a web service that sends requests through ResourceKit's own shared `URLSession`.
     ///
     /// The session uses the default configuration and one rule `URLSession.shared` lacks: a redirect to another
     /// origin (scheme, host or port) drops the `Authorization` and `Cookie` headers, so a server can't pass your
     /// credentials on to a third party. Linux's `URLSession` would otherwise forward them.
-    public init() {
-        self.init(transport: RedirectSafeSession.shared)
+    ///
+    /// ```swift
+    /// let webservice = Webservice(maxConcurrentLoads: 4, cache: ResponseCache(byteLimit: 5_000_000))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
+    ///     1. Defaults to `nil`, no cap.
+    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
+    public init(maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
+        self.init(transport: RedirectSafeSession.shared, maxConcurrentLoads: maxConcurrentLoads, cache: cache)
     }
 
-    /// Creates a web service with a new `URLSession` for `configuration`, with the redirect rule of ``init()``.
+    /// Creates a web service with a new `URLSession` for `configuration`, with the redirect rule of
+    /// ``init(maxConcurrentLoads:cache:)``.
     ///
     /// The session lives as long as this web service and its copies. Create the web service once and keep it,
     /// rather than one per request.
@@ -38,27 +75,53 @@ public struct Webservice: Sendable {
     /// let webservice = Webservice(configuration: configuration)
     /// ```
     ///
-    /// - Parameter configuration: The session's configuration, such as its idle timeout or extra headers.
-    public init(configuration: URLSessionConfiguration) {
-        self.init(transport: RedirectSafeSession(configuration: configuration))
+    /// - Parameters:
+    ///   - configuration: The session's configuration, such as its idle timeout or extra headers.
+    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
+    ///     1. Defaults to `nil`, no cap.
+    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
+    public init(configuration: URLSessionConfiguration, maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
+        self.init(
+            transport: RedirectSafeSession(configuration: configuration),
+            maxConcurrentLoads: maxConcurrentLoads,
+            cache: cache
+        )
     }
 
     /// Creates a web service that sends requests through a `URLSession` you configured.
     ///
     /// Your session's delegate decides how redirects are followed. Linux's `URLSession` forwards every header,
-    /// `Authorization` included, to the redirect's target unless the delegate removes it; ``init()`` and
-    /// ``init(configuration:)`` do that for you.
+    /// `Authorization` included, to the redirect's target unless the delegate removes it;
+    /// ``init(maxConcurrentLoads:cache:)`` and ``init(configuration:maxConcurrentLoads:cache:)`` do that for you.
     ///
-    /// - Parameter session: The session to use, such as `URLSession.shared`.
-    public init(session: URLSession) {
-        self.init(transport: session)
+    /// ```swift
+    /// let webservice = Webservice(session: .shared)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: The session to use, such as `URLSession.shared`.
+    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
+    ///     1. Defaults to `nil`, no cap.
+    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
+    public init(session: URLSession, maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
+        self.init(transport: session, maxConcurrentLoads: maxConcurrentLoads, cache: cache)
     }
 
     /// Creates a web service that sends requests through `transport`, such as a stub in tests.
     ///
-    /// - Parameter transport: The transport to use.
-    public init(transport: any Transport) {
+    /// ```swift
+    /// let webservice = Webservice(transport: FixtureTransport(body: fixture), maxConcurrentLoads: 2)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - transport: The transport to use.
+    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
+    ///     1. Defaults to `nil`, no cap.
+    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
+    public init(transport: any Transport, maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
         self.transport = transport
+        self.limiter = maxConcurrentLoads.map(LoadLimiter.init(maxConcurrentLoads:))
+        self.cache = cache
     }
 
     /// Loads a resource: sends its request, validates the response, and parses the body.
@@ -69,26 +132,64 @@ public struct Webservice: Sendable {
     /// let episodes = try await webservice.load(Episode.all)
     /// ```
     ///
+    /// The response comes from the first of these that applies:
+    ///
+    /// 1. A `file:` URL is read from disk with `GET` (the ``transport`` never sees it), and answered as an HTTP `200`
+    ///    response with `Content-Length` and a `Content-Type` for the file's extension. The ``cache``, the
+    ///    ``limiter`` and the resource's ``Resource/timeout`` don't apply.
+    /// 2. The ``cache``, when it holds a fresh response for the request.
+    /// 3. The ``transport``, once the ``limiter`` lets the request go, within the resource's ``Resource/timeout``.
+    ///    The response is then offered to the ``cache``.
+    ///
     /// - Parameter resource: The resource to load.
     /// - Returns: The parsed model.
-    /// - Throws: `CancellationError` when the calling task is cancelled, before or during the request (a
-    ///   transport's `URLError(.cancelled)` is reported the same way on every platform); otherwise a
-    ///   ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived (with `URLError(.timedOut)`
-    ///   when the resource's ``Resource/timeout`` passed), and the errors of ``Resource/value(from:response:)``
-    ///   when one did.
+    /// - Throws: `CancellationError` when the calling task is cancelled, before or during the request or while it
+    ///   waits for the ``limiter`` (a transport's `URLError(.cancelled)` is reported the same way on every
+    ///   platform); otherwise a ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived
+    ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, a file's `CocoaError` such as
+    ///   `.fileReadNoSuchFile` when it can't be read, and `URLError(.unsupportedURL)` for a file URL with another
+    ///   method than `GET`), and the errors of ``Resource/value(from:response:)`` when one did.
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
-        let data: Data
-        let response: URLResponse
+        let request = URLRequest(resource: resource)
+        let (data, response) = try await response(to: request, within: resource.timeout)
+        try Task.checkCancellation()
+        return try resource.value(from: data, response: response)
+    }
+
+    /// The response to `request`: a file's contents, a fresh cached response, or the transport's answer.
+    private func response(to request: URLRequest, within timeout: TimeInterval?) async throws -> (Data, URLResponse) {
+        if request.url?.isFileURL == true {
+            return try await reportingTransportErrors { try await FileTransport().data(for: request) }
+        }
+        if let cached = await cache?.response(for: request), let response = cached.httpResponse {
+            return (cached.body, response)
+        }
+        let (data, response) = try await reportingTransportErrors {
+            try await withinLimit { try await send(request, within: timeout) }
+        }
+        if let cache, let stored = ResponseCache.StoredResponse(body: data, response: response) {
+            await cache.record(stored, for: request)
+        }
+        return (data, response)
+    }
+
+    /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)``, or as `CancellationError` when
+    /// the task was cancelled.
+    private func reportingTransportErrors<T>(_ operation: () async throws -> T) async throws -> T {
         do {
-            (data, response) = try await send(URLRequest(resource: resource), within: resource.timeout)
+            return try await operation()
         } catch {
             if error is CancellationError { throw error }
             throw Task.isCancelled ? CancellationError() : WebserviceError.transport(error)
         }
-        try Task.checkCancellation()
-        return try resource.value(from: data, response: response)
+    }
+
+    /// Runs `operation` once the ``limiter``, if there is one, has a place for it.
+    private func withinLimit<T>(_ operation: () async throws -> T) async throws -> T {
+        guard let limiter else { return try await operation() }
+        return try await limiter.run(operation)
     }
 
     /// Sends `request` through the transport, failing with `URLError(.timedOut)` if no response has fully arrived

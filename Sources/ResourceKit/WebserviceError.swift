@@ -21,6 +21,9 @@ import Foundation
 public enum WebserviceError: Error, Sendable {
     /// The transport failed before a response arrived, usually with a `URLError` such as `.notConnectedToInternet`,
     /// `.timedOut` or `.cannotConnectToHost`.
+    ///
+    /// For a `file:` URL it holds the file system's `CocoaError`, such as `.fileReadNoSuchFile`, or
+    /// `URLError(.unsupportedURL)` when the resource's method is not `GET`.
     case transport(any Error)
     /// The transport returned a response that is not an `HTTPURLResponse`.
     case nonHTTPResponse(body: Data)

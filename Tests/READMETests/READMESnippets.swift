@@ -138,6 +138,100 @@ func loadFeed(with webservice: Webservice) async throws -> [Episode] {
 }
 
 // README block 11
+struct APIError: Error, Decodable {
+    var error: String
+    var reason: String
+}
+
+func episode(id: String) async throws -> Episode? {
+    var one = Resource<Episode>(get: baseURL.appendingPathComponent("episodes/\(id)"))
+        .decodingErrors(as: APIError.self)
+    one.acceptableStatusCodes = 200..<300  // the default; TABResourceLoader accepted 200..<400
+    do {
+        return try await Webservice().load(one)
+    } catch WebserviceError.serverError(let apiError as APIError, 404, _, _) {
+        print(apiError.reason)  // No episode with id 42
+        return nil
+    }
+}
+
+// README block 12
+func search(_ text: String) -> Resource<[Episode]> {
+    var search = Resource<[Episode]>(get: baseURL.appendingPathComponent("search"))
+    search.queryItems = [URLQueryItem(name: "q", value: text), URLQueryItem(name: "tag", value: "swift")]
+    return search  // "C++ & Swift" is sent as /search?q=C%2B%2B%20%26%20Swift&tag=swift
+}
+
+// README block 13
+struct AppSettings: Codable, Sendable {
+    var volume: Double
+}
+
+let export = Resource<Data>(url: baseURL.appendingPathComponent("export.zip"))  // the body, byte for byte
+let terms = Resource<String>(url: baseURL.appendingPathComponent("terms.txt"))  // in the response's charset
+let appSettings = Resource<AppSettings>(
+    get: baseURL.appendingPathComponent("settings.plist"), propertyListDecoder: PropertyListDecoder())
+
+func deleteEpisode(_ episode: Episode, with webservice: Webservice) async throws {
+    let url = baseURL.appendingPathComponent("episodes/\(episode.id)")
+    try await webservice.load(Resource<Void>(url: url, method: .delete))  // 204 or any ignored body
+}
+
+// README block 14
+// {"feed": {"title": "Swift Talk", "entry": [{"id": "1", "title": "Networking"}, …]}}
+let feedEntries = Resource<[Episode]>(get: baseURL.appendingPathComponent("feed"), at: ["feed", "entry"])
+let newestEntry = Resource<Episode>(get: baseURL.appendingPathComponent("feed"), at: ["feed", "entry", 0])
+
+// One object, an array, or a dictionary of them: which one the server sent, from a single parse.
+let episodeSearch = Resource<Payload<Episode>>(get: baseURL.appendingPathComponent("search"))
+
+// Skip the elements that don't decode, and say which and why.
+let lenientFeed = Resource<LenientArray<Episode>>(get: baseURL.appendingPathComponent("feed"), at: ["feed", "entry"])
+
+func loadLenientFeed(with webservice: Webservice) async throws -> [Episode] {
+    let feed = try await webservice.load(lenientFeed)
+    for failure in feed.failures {
+        print("Skipped \(failure)")  // Skipped element 2: missing key "title" at .feed.entry[2]
+    }
+    return feed.elements
+}
+
+// README block 15
+struct Podcast: RemoteModel, Sendable {
+    var id: Int
+    var name: String
+    static let collectionURL = baseURL.appendingPathComponent("podcasts")
+}
+
+@MainActor final class PodcastList {
+    let loader: any ResourceLoading  // a Webservice in the app, a fake in tests
+    var names: [String] = []
+    init(loader: any ResourceLoading = Webservice()) { self.loader = loader }
+    func refresh() async throws { names = try await loader.load(Podcast.all).map(\.name) }
+}
+
+struct FixtureLoader: ResourceLoading {
+    var body: Data
+    func load<A>(_ resource: Resource<A>) async throws -> A { try resource.parse(body) }
+}
+
+@Test @MainActor func podcastListShowsTheNames() async throws {
+    let list = PodcastList(loader: FixtureLoader(body: Data(#"[{"id": 1, "name": "Swift Talk"}]"#.utf8)))
+    try await list.refresh()
+    #expect(list.names == ["Swift Talk"])
+}
+
+// README block 16
+let throttledWebservice = Webservice(maxConcurrentLoads: 4)  // the rest wait in call order, cancellably
+let responseCache = ResponseCache(byteLimit: 10_000_000)  // GET responses marked max-age=N, for N seconds
+let cachingWebservice = Webservice(cache: responseCache)
+
+func bundledEpisodes() async throws -> [Episode] {
+    guard let file = Bundle.main.url(forResource: "episodes", withExtension: "json") else { return [] }
+    return try await Webservice().load(Resource<[Episode]>(get: file))  // read from disk on every platform
+}
+
+// README block 17
 func refresh() async -> String {
     do {
         let episodes = try await Webservice().load(Episode.all)

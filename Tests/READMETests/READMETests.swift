@@ -40,6 +40,12 @@ import Testing
         #expect(source.contains("func readmeSnippet2() async throws {\n    let a = try await load()\n}"))
     }
 
+    @Test func namesThatMerelyContainTryOrAwaitAreNotStatements() {
+        let source = Self.source(fromREADME: "```swift\nlet newestEntry = entry\nlet awaitedTry = 1\n```\n")
+        #expect(source.contains("\nlet newestEntry = entry\n"))
+        #expect(!source.contains("func readmeSnippet1"))
+    }
+
     /// The contents of the README's ```` ```swift ```` blocks (not ```` ```swift manifest ````), in order.
     static func swiftBlocks(in readme: String) -> [String] {
         var blocks: [String] = []
@@ -75,7 +81,8 @@ import Testing
         for (index, block) in swiftBlocks(in: readme).enumerated() {
             let lines = block.components(separatedBy: "\n")
             let statements = lines.contains { line in
-                !line.hasPrefix(" ") && (line.contains("try ") || line.contains("await "))
+                let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                return !line.hasPrefix(" ") && (words.contains("try") || words.contains("await"))
             }
             source += "\n// README block \(index + 1)\n"
             if statements {

@@ -141,7 +141,7 @@ import Testing
 
     @Test func cancellingMidRequestThrowsCancellation() async throws {
         try await expectCancellation { _ in
-            try await Task.sleep(for: .seconds(60))
+            try await Task.sleep(nanoseconds: 60_000_000_000)
             return (Data("[]".utf8), try httpResponse(200))
         }
     }
@@ -150,7 +150,7 @@ import Testing
         try await expectCancellation { _ in
             // What FoundationNetworking's URLSession does when its task is cancelled.
             do {
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(nanoseconds: 60_000_000_000)
             } catch {
                 throw URLError(.cancelled)
             }
@@ -161,7 +161,7 @@ import Testing
     @Test func responseArrivingAfterCancellationIsNotParsed() async throws {
         try await expectCancellation { _ in
             // A transport that ignores cancellation and answers anyway.
-            try? await Task.sleep(for: .seconds(60))
+            try? await Task.sleep(nanoseconds: 60_000_000_000)
             return (Data("[]".utf8), try httpResponse(200))
         }
     }
@@ -182,7 +182,7 @@ import Testing
         resource.timeout = 0.2
         let service = Webservice(
             transport: StubTransport { _ in
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(nanoseconds: 60_000_000_000)
                 return (Data("[]".utf8), try httpResponse(200))
             })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
@@ -213,7 +213,7 @@ import Testing
         resource.timeout = timeout
         let service = Webservice(
             transport: StubTransport { _ in
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(nanoseconds: 60_000_000_000)
                 return (Data("[]".utf8), try httpResponse(200))
             })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
@@ -224,7 +224,7 @@ import Testing
         var resource = Episode.all
         resource.timeout = 60
         try await expectCancellation(of: resource) { _ in
-            try await Task.sleep(for: .seconds(60))
+            try await Task.sleep(nanoseconds: 60_000_000_000)
             return (Data("[]".utf8), try httpResponse(200))
         }
     }

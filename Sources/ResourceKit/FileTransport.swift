@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Answers `GET` requests for `file:` URLs with the file's contents, as an HTTP server would.
+///
+/// ``Webservice`` sends file URLs here instead of to its transport, on every platform (Linux's `URLSession` rejects
+/// them), so bundled JSON and test fixtures load through the same resources as the network. The file is read on a
+/// Dispatch queue, so a large file never blocks the caller's actor or Swift's cooperative threads.
+///
+/// The response is an `HTTPURLResponse` with status `200`, `Content-Length`, and a `Content-Type` guessed from the
+/// file's extension (none for extensions it doesn't know), so ``Resource/value(from:response:)`` validates and
+/// parses it exactly like a server's answer.
+struct FileTransport: Transport {
+    /// Reads the file `request` names.
+    ///
+    /// - Parameter request: A `GET` request for a `file:` URL.
+    /// - Returns: The file's bytes and a `200` response for them.
+    /// - Throws: `URLError(.unsupportedURL)` for another method (no file is written or deleted) or a URL that is
+    ///   not a file URL; the `CocoaError` of `Data(contentsOf:)` when the file can't be read, such as
+    ///   `.fileReadNoSuchFile` when it doesn't exist.
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        guard let url = request.url, url.isFileURL else {
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "Only file URLs are read."])
+        }
+        let method = request.httpMethod ?? "GET"
+        guard method == "GET" else {
+            let reason = "A file URL can only be loaded with GET; \(method) would change the file."
+            throw URLError(
+                .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason, NSURLErrorFailingURLErrorKey: url])
+        }
+        let data = try await Self.contents(of: url)
+        var headers = ["Content-Length": String(data.count)]
+        headers["Content-Type"] = Self.contentTypes[url.pathExtension.lowercased()]
+        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
+        else {
+            throw URLError(.cannotParseResponse, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        }
+        return (data, response)
+    }
+
+    /// Reads the file at `url` on a global Dispatch queue.
+    private static func contents(of url: URL) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try Data(contentsOf: url) })
+            }
+        }
+    }
+
+    /// Media types for common file extensions, in lowercase.
+    private static let contentTypes = [
+        "json": "application/json",
+        "txt": "text/plain",
+        "html": "text/html",
+        "htm": "text/html",
+        "csv": "text/csv",
+        "xml": "application/xml",
+        "plist": "application/x-plist",
+        "pdf": "application/pdf",
+        "png": "image/png",
+        "jpg": "image/jpeg",
+        "jpeg": "image/jpeg",
+        "gif": "image/gif",
+        "svg": "image/svg+xml",
+    ]
+}

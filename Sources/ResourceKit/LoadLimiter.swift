@@ -1,0 +1,116 @@
+/// A cap on how many loads send requests at once, with a first-come, first-served queue for the rest.
+///
+/// A ``Webservice`` with a limiter sends at most ``maxConcurrentLoads`` requests through its transport at a time.
+/// Further loads wait in the order they were called and start as earlier ones finish. The limiter is a reference
+/// type: copies of a web service share it, and so can web services with different transports, by assigning the
+/// same limiter to ``Webservice/limiter``.
+///
+/// Only the transport phase counts: a load takes its place when it is about to send its request and gives it back
+/// as soon as the response has arrived or the transport has failed, before the response is validated and parsed.
+/// Responses served from a ``ResponseCache`` and files read from `file:` URLs don't take a place at all, and a
+/// resource's ``Resource/timeout`` starts only once the load has its place.
+///
+/// Cancelling a waiting load ends its wait at once: `load` throws `CancellationError`, its request is never sent,
+/// and it leaves the queue without holding up the loads behind it.
+///
+/// ```swift
+/// let limiter = LoadLimiter(maxConcurrentLoads: 4)
+/// var thumbnails = Webservice()
+/// thumbnails.limiter = limiter
+/// ```
+public actor LoadLimiter {
+    /// A load waiting for a place, and how to wake it.
+    private struct Waiter {
+        var id: UInt64
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// The most loads that send requests at once; at least 1.
+    public nonisolated let maxConcurrentLoads: Int
+
+    /// How many loads are sending requests right now.
+    ///
+    /// It is a snapshot for diagnostics and tests; by the time you read it, loads may have started or finished.
+    public private(set) var loadsInFlight = 0
+
+    /// The loads waiting for a place, first in line first.
+    private var waiters: [Waiter] = []
+    private var nextWaiterID: UInt64 = 0
+
+    /// How many loads are waiting for a place right now.
+    ///
+    /// It is a snapshot for diagnostics and tests; by the time you read it, loads may have started or been
+    /// cancelled.
+    public var loadsWaiting: Int { waiters.count }
+
+    /// Creates a limiter that lets `maxConcurrentLoads` loads send requests at once.
+    ///
+    /// A limit below 1 would let no load ever start, so it is raised to 1: loads then run one at a time.
+    ///
+    /// ```swift
+    /// let oneAtATime = LoadLimiter(maxConcurrentLoads: 1)
+    /// ```
+    ///
+    /// - Parameter maxConcurrentLoads: The most loads in flight at once. Values below 1 mean 1.
+    public init(maxConcurrentLoads: Int) {
+        self.maxConcurrentLoads = max(maxConcurrentLoads, 1)
+    }
+
+    /// Runs `operation` once a place is free, and frees the place when it returns or throws.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before it gets a place; then `operation` never
+    ///   runs. Otherwise whatever `operation` throws.
+    nonisolated func run<T>(_ operation: () async throws -> T) async throws -> T {
+        try await enter()
+        let result: T
+        do {
+            result = try await operation()
+        } catch {
+            await leave()
+            throw error
+        }
+        await leave()
+        return result
+    }
+
+    /// Takes a place, waiting in line for one if all are taken.
+    private func enter() async throws {
+        if loadsInFlight < maxConcurrentLoads {
+            loadsInFlight += 1
+        } else {
+            let id = nextWaiterID
+            nextWaiterID += 1
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        waiters.append(Waiter(id: id, continuation: continuation))
+                    }
+                }
+            } onCancel: {
+                Task { await self.cancelWaiter(id) }
+            }
+        }
+        // A task cancelled just as it was handed a place gives the place on instead of sending its request.
+        if Task.isCancelled {
+            leave()
+            throw CancellationError()
+        }
+    }
+
+    /// Gives a place back: straight to the first waiting load, or back to the pool when none waits.
+    private func leave() {
+        if waiters.isEmpty {
+            loadsInFlight -= 1
+        } else {
+            waiters.removeFirst().continuation.resume()
+        }
+    }
+
+    /// Ends the wait of a cancelled load, if it is still waiting.
+    private func cancelWaiter(_ id: UInt64) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+    }
+}

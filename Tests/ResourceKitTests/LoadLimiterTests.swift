@@ -1,0 +1,190 @@
+import Dispatch
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A web service with a ``LoadLimiter``: how many requests reach the transport at once, and in which order.
+///
+/// Also what cancelling or failing does to the line. The transport holds every request until the test opens it, so
+/// nothing here depends on timing.
+@Suite struct LoadLimiterTests {
+    private let gate = Gate()
+
+    private func service(limit: Int) throws -> (Webservice, LoadLimiter) {
+        let service = Webservice(transport: GatedTransport(gate: gate), maxConcurrentLoads: limit)
+        return (service, try #require(service.limiter))
+    }
+
+    /// Starts a load of each name in turn, each once the one before has reached the transport or the line, so the
+    /// order of the calls is the order of the names.
+    private func load(
+        _ names: [String],
+        on service: Webservice,
+        _ limiter: LoadLimiter
+    ) async throws -> [Task<String, any Error>] {
+        var tasks: [Task<String, any Error>] = []
+        for (index, name) in names.enumerated() {
+            tasks.append(Task { try await service.load(Gate.resource(name)) })
+            try await eventually("\(name) reached the transport or the line") {
+                await gate.started.count + limiter.loadsWaiting == index + 1
+            }
+        }
+        return tasks
+    }
+
+    @Test func sendsNoMoreRequestsAtOnceThanTheLimit() async throws {
+        let (service, limiter) = try service(limit: 2)
+        let names = ["a", "b", "c", "d", "e", "f"]
+        let loads = try await load(names, on: service, limiter)
+        #expect(await gate.inFlight == 2)
+        #expect(await limiter.loadsWaiting == 4)
+        for name in names {
+            await gate.open(name)
+        }
+        for (load, name) in zip(loads, names) {
+            #expect(try await load.value == name)
+        }
+        #expect(await gate.maxInFlight == 2)
+        #expect(await limiter.loadsInFlight == 0)
+    }
+
+    @Test func waitingLoadsStartInTheOrderTheyWereCalled() async throws {
+        let (service, limiter) = try service(limit: 2)
+        let names = ["a", "b", "c", "d", "e", "f"]
+        let loads = try await load(names, on: service, limiter)
+        // Opening the later requests first changes nothing: a load starts only when a place frees up.
+        for name in names.reversed() {
+            await gate.open(name)
+        }
+        for load in loads {
+            _ = try await load.value
+        }
+        #expect(await gate.started == names)
+    }
+
+    @Test func cancellingAWaitingLoadThrowsAtOnceWithoutSendingItsRequest() async throws {
+        let (service, limiter) = try service(limit: 1)
+        let loads = try await load(["a", "b", "c"], on: service, limiter)
+        let finished = Finished()
+        let cancelled = Task {
+            do {
+                _ = try await loads[1].value
+                await finished.record(nil)
+            } catch {
+                await finished.record(error)
+            }
+        }
+        loads[1].cancel()
+        // "a" still holds the only place: the cancelled load must not need it to end its wait.
+        try await eventually("the cancelled load threw") { await finished.done }
+        #expect(await finished.error is CancellationError)
+        #expect(await limiter.loadsWaiting == 1)
+        await gate.open("a")
+        await gate.open("b")
+        await gate.open("c")
+        _ = await cancelled.value
+        #expect(try await loads[2].value == "c")
+        #expect(await gate.started == ["a", "c"])
+    }
+
+    @Test func cancelledWaiterLeavesTheLineWithoutTakingAPlace() async throws {
+        let (service, limiter) = try service(limit: 1)
+        let loads = try await load(["a", "b", "c", "d"], on: service, limiter)
+        loads[2].cancel()
+        try await eventually("c left the line") { await limiter.loadsWaiting == 2 }
+        for name in ["a", "b", "c", "d"] {
+            await gate.open(name)
+        }
+        #expect(try await loads[0].value == "a")
+        #expect(try await loads[1].value == "b")
+        await #expect(throws: CancellationError.self) { try await loads[2].value }
+        #expect(try await loads[3].value == "d")
+        #expect(await gate.started == ["a", "b", "d"])
+        #expect(await gate.maxInFlight == 1)
+        #expect(await limiter.loadsInFlight == 0)
+    }
+
+    @Test func failingLoadFreesItsPlace() async throws {
+        let (service, limiter) = try service(limit: 1)
+        let loads = try await load(["a", "b"], on: service, limiter)
+        await gate.open("a", with: .fail(URLError(.notConnectedToInternet)))
+        let error = try await #require(throws: WebserviceError.self) { try await loads[0].value }
+        #expect(error.urlError?.code == .notConnectedToInternet)
+        try await eventually("b reached the transport") { await gate.started == ["a", "b"] }
+        await gate.open("b")
+        #expect(try await loads[1].value == "b")
+    }
+
+    @Test func copiesOfAWebServiceShareTheLimit() async throws {
+        let (service, limiter) = try service(limit: 1)
+        let copy = service
+        let first = Task { try await service.load(Gate.resource("a")) }
+        try await eventually("a reached the transport") { await gate.started == ["a"] }
+        let second = Task { try await copy.load(Gate.resource("b")) }
+        try await eventually("b waits in line") { await limiter.loadsWaiting == 1 }
+        #expect(await gate.started == ["a"])
+        await gate.open("a")
+        await gate.open("b")
+        #expect(try await first.value == "a")
+        #expect(try await second.value == "b")
+        #expect(await gate.maxInFlight == 1)
+    }
+
+    @Test func parsingHappensAfterTheLoadHasFreedItsPlace() async throws {
+        // "a"'s parse blocks until "b"'s request is sent. "b" waits for the only place, which "a" holds until its
+        // response arrives: the parse can only see "b" sent if "a" gave its place back before parsing.
+        let bSent = DispatchSemaphore(value: 0)
+        let service = Webservice(
+            transport: StubTransport { request in
+                if request.url?.lastPathComponent == "a" {
+                    try await gate.pass("a")
+                } else {
+                    bSent.signal()
+                }
+                return (Data(), try httpResponse(200, url: try #require(request.url)))
+            },
+            maxConcurrentLoads: 1
+        )
+        let limiter = try #require(service.limiter)
+        let sawBSent = Resource<Bool>(
+            url: baseURL.appendingPathComponent("a"),
+            parse: { _ in bSent.wait(timeout: .now() + 60) == .success })
+        let a = Task { try await service.load(sawBSent) }
+        try await eventually("a reached the transport") { await gate.started == ["a"] }
+        let b = Task { try await service.load(Gate.resource("b")) }
+        try await eventually("b waits in line") { await limiter.loadsWaiting == 1 }
+        await gate.open("a")
+        #expect(try await a.value)
+        #expect(try await b.value == "")
+    }
+
+    static let limitsBelowOne = [0, -1, Int.min]
+
+    @Test(arguments: limitsBelowOne)
+    func limitBelowOneLoadsOneAtATime(limit: Int) async throws {
+        #expect(LoadLimiter(maxConcurrentLoads: limit).maxConcurrentLoads == 1)
+        let service = Webservice(
+            transport: StubTransport.answering(200, body: Data("[]".utf8)), maxConcurrentLoads: limit)
+        try #require(service.limiter?.maxConcurrentLoads == 1)
+        #expect(try await service.load(Episode.all).isEmpty)
+    }
+
+    @Test func webServiceWithoutALimitHasNoLimiter() {
+        #expect(Webservice(transport: StubTransport.answering(200, body: Data())).limiter == nil)
+    }
+}
+
+/// Records how a load ended, so a test can wait for it without awaiting the load itself.
+private actor Finished {
+    private(set) var done = false
+    private(set) var error: (any Error)?
+
+    func record(_ error: (any Error)?) {
+        done = true
+        self.error = error
+    }
+}
