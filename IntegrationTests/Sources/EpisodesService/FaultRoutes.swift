@@ -19,7 +19,12 @@ extension Router {
     /// - `GET /faults/redirect?to=&status=`: a redirect to `to`; `GET /faults/redirect-loop`: to itself.
     /// - `GET /faults/headers`: the request's header fields as a JSON object with lower-cased names.
     /// - `GET /faults/query`: the raw query string and its decoded items, to check percent-encoding.
+    /// - `GET /faults/cacheable?cache-control=`: `{"served": n}`, counting the requests it has served, with that
+    ///   `Cache-Control` (default `max-age=60`).
+    /// - `GET /faults/concurrent?ms=`: holds each request that long and answers `{"mostInFlight": n}`, the most
+    ///   requests it has held at once so far.
     public func addFaultRoutes() {
+        let meter = FaultMeter()
         get("/faults/status/:code") { _, context in
             let code = try context.parameters.require("code", as: Int.self)
             guard (100...599).contains(code) else {
@@ -124,10 +129,45 @@ extension Router {
             }
             return try Response.json(fields)
         }
+        get("/faults/cacheable") { request, _ in
+            let served = await meter.serve()
+            let cacheControl = request.uri.queryParameters["cache-control"].map(String.init) ?? "max-age=60"
+            return try Response.json(["served": served], headers: [.cacheControl: cacheControl])
+        }
+        get("/faults/concurrent") { request, _ in
+            let most = await meter.enter()
+            try? await Task.sleep(for: .milliseconds(request.integer("ms") ?? 100))
+            await meter.leave()
+            return try Response.json(["mostInFlight": most])
+        }
         get("/faults/query") { request, _ in
             let items = request.uri.queryParameters.map { [String($0.key), String($0.value)] }
             return try Response.json(QueryEcho(raw: request.uri.query ?? "", items: items))
         }
+    }
+}
+
+/// Counts what the metered fault routes see: requests served, and requests in flight at once.
+private actor FaultMeter {
+    private var served = 0
+    private var inFlight = 0
+    private var mostInFlight = 0
+
+    /// Counts one more request served; returns the count.
+    func serve() -> Int {
+        served += 1
+        return served
+    }
+
+    /// Counts a request in; returns the most in flight so far, this one included.
+    func enter() -> Int {
+        inFlight += 1
+        mostInFlight = max(mostInFlight, inFlight)
+        return mostInFlight
+    }
+
+    func leave() {
+        inFlight -= 1
     }
 }
 

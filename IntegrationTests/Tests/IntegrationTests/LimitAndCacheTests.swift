@@ -1,0 +1,83 @@
+import Foundation
+import ResourceKit
+import Testing
+
+/// The web service's concurrency limit and response cache, against the real server.
+@Suite(.timeLimit(.minutes(1))) struct LimitAndCacheTests {
+    struct Served: Decodable {
+        var served: Int
+    }
+
+    struct Concurrency: Decodable {
+        var mostInFlight: Int
+    }
+
+    @Test func serverNeverSeesMoreRequestsAtOnceThanTheLimit() async throws {
+        try await withServer { base in
+            let limited = Webservice(maxConcurrentLoads: 3)
+            let resource = Resource<Concurrency>(get: base / "faults/concurrent?ms=100")
+            let observed = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 {
+                    group.addTask { try await limited.load(resource).mostInFlight }
+                }
+                return try await group.reduce(0, max)
+            }
+            #expect((1...3).contains(observed))
+        }
+    }
+
+    @Test func withoutALimitTheServerSeesTheLoadsTogether() async throws {
+        try await withServer { base in
+            let resource = Resource<Concurrency>(get: base / "faults/concurrent?ms=300")
+            let observed = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await webservice.load(resource).mostInFlight }
+                }
+                return try await group.reduce(0, max)
+            }
+            #expect(observed > 3)  // the control for the test above: the server can see more than three at once
+        }
+    }
+
+    @Test func freshResponseIsServedFromTheCacheWithoutAskingTheServer() async throws {
+        try await withServer { base in
+            let cache = ResponseCache(byteLimit: 1_000_000)
+            let caching = Webservice(cache: cache)
+            let resource = Resource<Served>(get: base / "faults/cacheable")
+            let first = try await caching.load(resource).served
+            let second = try await caching.load(resource).served
+            #expect(second == first)
+            #expect(try await webservice.load(resource).served == first + 1)  // the server saw only one of the two
+            #expect(await cache.count == 1)
+        }
+    }
+
+    @Test func noStoreResponseIsAskedForEveryTime() async throws {
+        try await withServer { base in
+            let caching = Webservice(cache: ResponseCache(byteLimit: 1_000_000))
+            var resource = Resource<Served>(get: base / "faults/cacheable")
+            resource.queryItems = [URLQueryItem(name: "cache-control", value: "no-store, max-age=60")]
+            let first = try await caching.load(resource).served
+            let second = try await caching.load(resource).served
+            #expect(second == first + 1)
+        }
+    }
+
+    @Test func differentCredentialsNeverShareACachedResponse() async throws {
+        try await withServer { base in
+            let caching = Webservice(cache: ResponseCache(byteLimit: 1_000_000))
+            let alice = Resource<Served>(get: base / "faults/cacheable", headers: ["Authorization": "Bearer alice"])
+            let bob = Resource<Served>(get: base / "faults/cacheable", headers: ["Authorization": "Bearer bob"])
+            let forAlice = try await caching.load(alice).served
+            let forBob = try await caching.load(bob).served
+            #expect(forBob == forAlice + 1)
+        }
+    }
+
+    @Test func fileURLLoadsThroughTheDefaultWebservice() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("episodes-\(UUID().uuidString).json")
+        try Data(#"{"served": 7}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try await webservice.load(Resource<Served>(get: file)).served == 7)
+    }
+}
