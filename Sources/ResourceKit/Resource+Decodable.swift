@@ -78,12 +78,17 @@ extension Resource where A: Decodable & SendableMetatype {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder()
     ) throws(WebserviceError) {
-        let encoded: HTTPMethod<Data>
+        self.init(url: url, method: try method.encoded(with: encoder), headers: headers, decoder: decoder)
+    }
+}
+
+extension HTTPMethod where Body: Encodable {
+    /// The same method with its body encoded by `encoder`, as the `Encodable`-body initializers send it.
+    func encoded(with encoder: JSONEncoder) throws(WebserviceError) -> HTTPMethod<Data> {
         do {
-            encoded = try method.map { try encoder.encode($0) }
+            return try map { try encoder.encode($0) }
         } catch {
             throw .encoding(error)
         }
-        self.init(url: url, method: encoded, headers: headers, decoder: decoder)
     }
 }

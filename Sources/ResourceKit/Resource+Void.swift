@@ -47,12 +47,7 @@ extension Resource where A == Void {
         headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder()
     ) throws(WebserviceError) {
-        let encoded: HTTPMethod<Data>
-        do {
-            encoded = try method.map { try encoder.encode($0) }
-        } catch {
-            throw .encoding(error)
-        }
+        let encoded = try method.encoded(with: encoder)
         self.init(url: url, method: encoded, headers: Self.jsonHeaders(headers, sendsBody: encoded.body != nil))
     }
 }

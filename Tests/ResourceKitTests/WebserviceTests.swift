@@ -180,11 +180,7 @@ import Testing
     @Test func timeoutEndsAResponseThatTakesTooLong() async throws {
         var resource = Episode.all
         resource.timeout = 0.2
-        let service = Webservice(
-            transport: StubTransport { _ in
-                try await Task.sleep(nanoseconds: 60_000_000_000)
-                return (Data("[]".utf8), try httpResponse(200))
-            })
+        let service = Webservice(transport: StubTransport.stalling)
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
         #expect(error.urlError?.code == .timedOut)
         #expect("\(error)".contains("timeout of 0.2 s"))
@@ -211,11 +207,7 @@ import Testing
     func timeoutThatIsNotPositiveTimesOutAtOnce(timeout: TimeInterval) async throws {
         var resource = Episode.all
         resource.timeout = timeout
-        let service = Webservice(
-            transport: StubTransport { _ in
-                try await Task.sleep(nanoseconds: 60_000_000_000)
-                return (Data("[]".utf8), try httpResponse(200))
-            })
+        let service = Webservice(transport: StubTransport.stalling)
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
         #expect(error.urlError?.code == .timedOut)
     }

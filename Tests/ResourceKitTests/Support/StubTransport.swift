@@ -31,6 +31,14 @@ extension StubTransport {
     }
 }
 
+extension StubTransport {
+    /// Answers after a minute, unless its task is cancelled first: a server that keeps the client waiting.
+    static let stalling = StubTransport { _ in
+        try await Task.sleep(nanoseconds: 60_000_000_000)
+        return (Data("[]".utf8), try httpResponse(200))
+    }
+}
+
 /// Collects the requests a transport saw.
 actor RequestLog {
     private(set) var requests: [URLRequest] = []
