@@ -34,19 +34,24 @@ enum Charset {
         (.windowsCP1252, ["windows-1252", "cp1252", "x-cp1252", "cswindows1252"]),
     ]
 
-    /// The bytes windows-1252 leaves undefined.
-    private static let undefinedInWindows1252: Set<UInt8> = [0x81, 0x8D, 0x8F, 0x90, 0x9D]
+    /// The bytes each Windows code page leaves undefined; Foundation would turn them into control characters.
+    private static let undefinedBytes: [String.Encoding: Set<UInt8>] = [
+        .windowsCP1250: [0x81, 0x83, 0x88, 0x90, 0x98],
+        .windowsCP1251: [0x98],
+        .windowsCP1252: [0x81, 0x8D, 0x8F, 0x90, 0x9D],
+    ]
 
     /// The unquoted `charset` parameter of a `Content-Type`, such as `utf-8` in `text/plain; charset="utf-8"`.
     ///
-    /// It is `nil` when there is none. Parameter names match in any letter case; a `;` inside a quoted value doesn't
+    /// It is `nil` when there is none, or when it is empty (`charset=`). Parameter names match in any letter case; a `;` inside a quoted value doesn't
     /// end the parameter.
     static func name(inContentType contentType: String) -> String? {
         for parameter in parameters(of: contentType).dropFirst() {
             guard let equals = parameter.firstIndex(of: "=") else { continue }
             let name = parameter[..<equals].trimmingCharacters(in: .whitespaces)
             guard name.lowercased() == "charset" else { continue }
-            return unquoted(parameter[parameter.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            let value = unquoted(parameter[parameter.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            return value.isEmpty ? nil : value
         }
         return nil
     }
@@ -84,8 +89,9 @@ enum Charset {
             text = utf16(data, as: encoding)
         case .utf32, .utf32BigEndian, .utf32LittleEndian:
             text = data.count.isMultiple(of: 4) ? String(data: data, encoding: encoding) : nil
-        case .windowsCP1252:
-            text = data.contains(where: undefinedInWindows1252.contains) ? nil : String(data: data, encoding: encoding)
+        case .windowsCP1250, .windowsCP1251, .windowsCP1252:
+            let undefined = undefinedBytes[encoding] ?? []
+            text = data.contains(where: undefined.contains) ? nil : String(data: data, encoding: encoding)
         default:
             text = String(data: data, encoding: encoding)
         }

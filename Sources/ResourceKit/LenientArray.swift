@@ -10,7 +10,7 @@
 /// let feed = Resource<LenientArray<Episode>>(get: feedURL, at: ["feed", "entry"])
 /// let episodes = try await webservice.load(feed)
 /// for failure in episodes.failures {
-///     logger.warning("Skipped an episode: \(failure)")  // Skipped an episode: element 2: missing key "title" at [2]
+///     logger.warning("Skipped an episode: \(failure)")  // Skipped an episode: element 2: missing key "title" at .feed.entry[2]
 /// }
 /// show(episodes.elements)
 /// ```

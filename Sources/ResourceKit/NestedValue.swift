@@ -3,21 +3,22 @@ import Foundation
 /// The value at a ``CodingPath`` inside a larger document, decoded in one pass and without decoding anything beside
 /// it.
 ///
-/// `JSONDecoder` hands its configuration, the path, to ``init(from:configuration:)``, which walks the path with
-/// keyed and unkeyed containers and decodes only the value at its end: sibling keys are never looked at, and array
-/// elements before an index are stepped over without being decoded.
-struct NestedValue<Value: Decodable>: DecodableWithConfiguration {
+/// ``init(from:)`` reads the path from a task-local value set around the decode call, walks it with keyed and unkeyed
+/// containers and decodes only the value at its end: sibling keys are never looked at, and array elements before an
+/// index are stepped over without being decoded. (A task local rather than `decode(_:from:configuration:)`, which
+/// Apple's platforms only have from macOS 14 and iOS 17.)
+struct NestedValue<Value: Decodable>: Decodable {
     /// The decoded value.
     var value: Value
 
-    /// Decodes the value at `path`.
+    /// Decodes the value at the path ``JSONDecoder/decode(_:from:at:)`` set.
     ///
     /// - Throws: `DecodingError.keyNotFound` when a key or index of the path is missing, with the coding path of the
     ///   container where the walk stopped; `DecodingError.typeMismatch` when the path expects an object or an array
     ///   and finds something else; and whatever decoding `Value` throws, with the full coding path.
-    init(from decoder: any Decoder, configuration path: CodingPath) throws {
+    init(from decoder: any Decoder) throws {
         var decoder = decoder
-        for component in path.components {
+        for component in DecodingPath.current.components {
             switch component {
             case .key(let key):
                 decoder = try Self.decoder(forKey: key, in: decoder)
@@ -75,8 +76,13 @@ struct NestedValue<Value: Decodable>: DecodableWithConfiguration {
 }
 
 extension JSONDecoder {
-    /// Decodes the value at `path` in one pass over `data`; see ``NestedValue``.
+    /// Decodes the value at the path ``JSONDecoder/decode(_:from:at:)`` set.in one pass over `data`; see ``NestedValue``.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: CodingPath) throws -> T {
-        try decode(NestedValue<T>.self, from: data, configuration: path).value
+        try DecodingPath.$current.withValue(path) { try decode(NestedValue<T>.self, from: data).value }
     }
+}
+
+/// The path ``NestedValue`` decodes at, for the duration of one `decode` call.
+private enum DecodingPath {
+    @TaskLocal static var current = CodingPath([])
 }

@@ -7,18 +7,31 @@ import Foundation
 /// A `URLSession` transport that keeps credentials from following a redirect to another origin.
 ///
 /// Browsers and curl drop `Authorization` when a redirect leaves the origin; Linux's `URLSession` forwards every
-/// header of the original request. The session's delegate removes the credential headers whenever the new
-/// request's origin differs from the original request's. (A per-task delegate would not do: Linux never calls it.)
+/// header of the original request. The session's delegate removes every credential header (see
+/// `isCredentialHeader(_:)`) whenever the new request's origin differs from the original request's. (A per-task
+/// delegate would not do: Linux never calls it.)
+///
+/// `URLSession` adds a configuration's `httpAdditionalHeaders` to each request after that delegate has run, so
+/// credentials among them would reach the other origin anyway. This transport takes them out of the configuration
+/// and sets them on each request instead, where the delegate sees them.
 final class RedirectSafeSession: Transport {
     /// The session behind ``Webservice/init(maxConcurrentLoads:cache:)``.
     static let shared = RedirectSafeSession(configuration: .default)
 
-    /// Headers that carry the caller's credentials for the original origin.
-    static let credentialHeaders = ["Authorization", "Cookie"]
-
     private let session: URLSession
+    /// The credential headers of the configuration's `httpAdditionalHeaders`, sent with each request instead.
+    private let credentials: [String: String]
 
     init(configuration: URLSessionConfiguration) {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        var additional = configuration.httpAdditionalHeaders ?? [:]
+        var credentials: [String: String] = [:]
+        for case (let name as String, let value) in additional where isCredentialHeader(name) {
+            credentials[name] = value as? String ?? String(describing: value)
+            additional[name] = nil
+        }
+        configuration.httpAdditionalHeaders = additional
+        self.credentials = credentials
         session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
     }
 
@@ -27,7 +40,11 @@ final class RedirectSafeSession: Transport {
     }
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await session.data(for: request)
+        var request = request
+        for (name, value) in credentials where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return try await session.data(for: request)
     }
 }
 
@@ -49,7 +66,7 @@ private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             return request
         }
         var stripped = request
-        for name in RedirectSafeSession.credentialHeaders {
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where isCredentialHeader(name) {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped

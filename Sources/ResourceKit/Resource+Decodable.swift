@@ -3,7 +3,8 @@ import Foundation
 extension Resource where A: Decodable & SendableMetatype {
     /// Creates a `GET` resource whose JSON body decodes into `A`.
     ///
-    /// It doesn't throw, so it can be a `static let` on the model:
+    /// The body is JSON even when `A` is `String` or `Data` (a JSON string; Base64 for `Data`); for plain text or raw
+    /// bytes use `Resource<String>(url:)` or `Resource<Data>(url:)`. It doesn't throw, so it can be a `static let`:
     ///
     /// ```swift
     /// extension Episode {

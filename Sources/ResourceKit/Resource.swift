@@ -76,7 +76,9 @@ public struct Resource<A>: Sendable {
     ///
     /// It is synchronous and pure, so tests call it directly with fixture bytes. It throws when the bytes are not
     /// what the endpoint promises; ``Webservice/load(_:)`` wraps that error in ``WebserviceError/parsing(_:statusCode:headers:body:)``.
-    /// A resource made with ``init(url:method:headers:parseResponse:)`` gets `nil` for the response here.
+    /// A resource made with ``init(url:method:headers:parseResponse:)`` gets `nil` for the response here, and
+    /// assigning a new `parse` replaces the response-aware one: to build on it, use ``map(_:)``, which keeps the
+    /// response.
     public var parse: @Sendable (Data) throws -> A {
         get {
             let interpret = self.interpret
@@ -91,7 +93,8 @@ public struct Resource<A>: Sendable {
     /// `nil`, the default, leaves timing to the transport. `URLSession`'s own timeout is an *idle* timeout
     /// (`URLRequest.timeoutInterval`, 60 seconds by default): it fires only when no byte arrives for that long, so
     /// a body that trickles in never trips it, and Linux ignores `timeoutIntervalForResource`. With a `timeout`,
-    /// ``Webservice/load(_:)`` enforces the deadline itself on every platform and throws
+    /// ``Webservice/load(_:)`` enforces the deadline itself on every platform, by cancelling the transport's request
+    /// (`URLSession` stops at once; a custom ``Transport`` must stop when its task is cancelled too), and throws
     /// ``WebserviceError/transport(_:)`` with `URLError(.timedOut)` when it passes. It also caps the request's idle
     /// timeout at the same value. The clock starts once the load has its place under a ``Webservice/limiter``; it
     /// doesn't apply to `file:` URLs or responses served from a ``Webservice/cache``.

@@ -29,7 +29,9 @@ import Foundation
 /// - A new response to a `GET` replaces the one stored for the same request, or, when it may not be stored (an
 ///   error status, `no-store`, …), removes it.
 /// - When a `POST`, `PUT`, `PATCH` or `DELETE` gets a response with a status below `400`, every response cached
-///   for its URL is dropped, so the next `GET` shows the change.
+///   for exactly its URL (query included) is dropped, so the next `GET` of that URL shows the change. Responses for
+///   other URLs the change affects, such as the collection after a `DELETE` of one item or another page of it, stay
+///   until they expire; remove them with ``removeAll()`` when that matters.
 ///
 /// A response is stored under its URL and the request's header fields (except `Cache-Control`), so requests with
 /// different `Authorization`, `Cookie`, `Accept` or API-key fields never share a response: one user's response is

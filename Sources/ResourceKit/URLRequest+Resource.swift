@@ -33,7 +33,7 @@ extension URLRequest {
 extension URL {
     /// This URL with `items` percent-encoded and appended to its query.
     fileprivate func appending(encodedQueryItems items: [URLQueryItem]) -> URL {
-        guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
+        guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             return self
         }
         let added = items.map { item in

@@ -7,8 +7,8 @@ import Foundation
 /// Loads resources: the only asynchronous code in ResourceKit.
 ///
 /// `load` builds the request with `URLRequest(resource:)`, sends it through the ``transport``, and hands the
-/// response to ``Resource/value(from:response:)``, which requires an HTTP response with a `2xx` status and parses
-/// the body. Everything but the sending is synchronous and tested without a network.
+/// response to ``Resource/value(from:response:)``, which requires an HTTP response with one of the resource's
+/// ``Resource/acceptableStatusCodes`` and parses the body. Everything but the sending is synchronous and tested without a network.
 ///
 /// ```swift
 /// let webservice = Webservice()
@@ -48,8 +48,8 @@ public struct Webservice: Sendable {
     /// Creates a web service that sends requests through ResourceKit's own shared `URLSession`.
     ///
     /// The session uses the default configuration and one rule `URLSession.shared` lacks: a redirect to another
-    /// origin (scheme, host or port) drops the `Authorization` and `Cookie` headers, so a server can't pass your
-    /// credentials on to a third party. Linux's `URLSession` would otherwise forward them.
+    /// origin (scheme, host or port) drops the credential headers (`Authorization`, `Cookie`, API keys, tokens), so a
+    /// server can't pass your credentials on to a third party. Linux's `URLSession` would otherwise forward them.
     ///
     /// ```swift
     /// let webservice = Webservice(maxConcurrentLoads: 4, cache: ResponseCache(byteLimit: 5_000_000))

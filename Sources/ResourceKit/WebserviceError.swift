@@ -199,18 +199,9 @@ extension WebserviceError: CustomReflectable {
         }
     }
 
-    /// Whether a header field carries a credential: the standard ones, and API keys, tokens and secrets.
-    private static func isCredential(_ name: String) -> Bool {
-        let name = name.lowercased()
-        return ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name) || name.hasSuffix("-key")
-            || ["token", "secret", "password", "apikey", "api-key", "session", "credential", "signature"].contains {
-                name.contains($0)
-            }
-    }
-
     private static func redacting(_ headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { result, field in
-            result[field.key] = isCredential(field.key) ? "<redacted>" : field.value
+            result[field.key] = isCredentialHeader(field.key) ? "<redacted>" : field.value
         }
     }
 }

@@ -63,6 +63,12 @@ import Testing
                 == "https://api.example.com/e?b=2")
     }
 
+    @Test func relativeURLKeepsItsBaseWhenItemsAreAdded() throws {
+        var resource = Resource<Data>(url: try #require(URL(string: "episodes", relativeTo: baseURL)))
+        resource.queryItems = [URLQueryItem(name: "page", value: "2")]
+        #expect(URLRequest(resource: resource).url?.absoluteString == "https://api.example.com/episodes?page=2")
+    }
+
     @Test func noItemsLeaveTheURLUntouched() throws {
         #expect(try url("https://api.example.com/e?a=%7E", []) == "https://api.example.com/e?a=%7E")
     }

@@ -76,6 +76,8 @@ import Testing
         ("text/plain", Data([0xFF]), .utf8),
         ("text/plain; charset=us-ascii", Data("Köln".utf8), .ascii),
         ("text/plain; charset=windows-1252", Data([0x41, 0x81, 0x42]), .windowsCP1252),
+        ("text/plain; charset=windows-1250", Data([0x41, 0x98, 0x42]), .windowsCP1250),
+        ("text/plain; charset=windows-1251", Data([0x41, 0x98, 0x42]), .windowsCP1251),
         ("text/plain; charset=utf-16", Data([0xFF, 0xFE, 0x41, 0x00, 0x42]), .utf16),
         ("text/plain; charset=utf-16be", Data([0x00, 0x41, 0x00]), .utf16BigEndian),
         ("text/plain; charset=utf-8", Data([0xC0, 0x80]), .utf8),
@@ -99,7 +101,11 @@ import Testing
         }
     }
 
-    @Test(arguments: ["klingon", "", "utf-7"])
+    @Test func emptyCharsetIsReadAsNoCharset() throws {
+        #expect(try value(fixture("text-utf8.txt"), contentType: "text/plain; charset=", of: text) == "Grüße, 世界 👋\n")
+    }
+
+    @Test(arguments: ["klingon", "utf-7"])
     func unknownCharsetThrowsNamingIt(name: String) throws {
         let error = try parseError(fixture("text-utf8.txt"), contentType: "text/plain; charset=\"\(name)\"")
         #expect(error == .unknownCharset(name))

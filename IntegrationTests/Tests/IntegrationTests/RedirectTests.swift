@@ -47,6 +47,27 @@ import Testing
         await other.stop()
     }
 
+    @Test func credentialsFromTheSessionConfigurationAndAPIKeysAreDroppedToo() async throws {
+        let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+        try await withServer { base in
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["Authorization": "Bearer from-configuration", "X-Client": "tests"]
+            let service = Webservice(configuration: configuration)
+            var redirect = Resource<[String: String]>(get: base / "faults/redirect", headers: ["X-API-Key": "k"])
+            redirect.queryItems = [URLQueryItem(name: "to", value: "/faults/headers")]
+            let sameOrigin = try await service.load(redirect)
+            #expect(sameOrigin["authorization"] == "Bearer from-configuration")
+            #expect(sameOrigin["x-api-key"] == "k")
+
+            redirect.queryItems = [URLQueryItem(name: "to", value: (other.baseURL / "faults/headers").absoluteString)]
+            let crossOrigin = try await service.load(redirect)
+            #expect(crossOrigin["authorization"] == nil)
+            #expect(crossOrigin["x-api-key"] == nil)
+            #expect(crossOrigin["x-client"] == "tests")
+        }
+        await other.stop()
+    }
+
     @Test func redirectToAnotherHostNameOfTheSameMachineDropsTheCredentials() async throws {
         try await withServer { base in
             // 127.0.0.1 and localhost are different origins even on the same port.
