@@ -93,8 +93,8 @@ public struct Resource<A>: Sendable {
     /// `nil`, the default, leaves timing to the transport. `URLSession`'s own timeout is an *idle* timeout
     /// (`URLRequest.timeoutInterval`, 60 seconds by default): it fires only when no byte arrives for that long, so
     /// a body that trickles in never trips it, and Linux ignores `timeoutIntervalForResource`. With a `timeout`,
-    /// ``Webservice/load(_:)`` enforces the deadline itself on every platform, by cancelling the transport's request
-    /// (`URLSession` stops at once; a custom ``Transport`` must stop when its task is cancelled too), and throws
+    /// ``Webservice/load(_:)`` enforces the deadline itself on every platform: it cancels the transport's request and
+    /// returns without waiting for it (a custom ``Transport`` that ignores cancellation can't hold it up), and throws
     /// ``WebserviceError/transport(_:)`` with `URLError(.timedOut)` when it passes. It also caps the request's idle
     /// timeout at the same value. The clock starts once the load has its place under a ``Webservice/limiter``; it
     /// doesn't apply to `file:` URLs or responses served from a ``Webservice/cache``.

@@ -194,25 +194,40 @@ public struct Webservice: Sendable {
 
     /// Sends `request` through the transport, failing with `URLError(.timedOut)` if no response has fully arrived
     /// after `timeout` seconds.
+    ///
+    /// The transport runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
+    /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
+    /// dropped.
     private func send(_ request: URLRequest, within timeout: TimeInterval?) async throws -> (Data, URLResponse) {
         guard let timeout else {
             return try await transport.data(for: request)
         }
         let transport = self.transport
-        return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-            defer { group.cancelAll() }
-            group.addTask { try await transport.data(for: request) }
-            group.addTask {
-                // NaN waits no time at all; the cap keeps the conversion to nanoseconds from overflowing.
-                let seconds = timeout.isNaN ? 0 : min(max(timeout, 0), 1_000_000_000)
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                return nil
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, URLResponse), any Error>.self)
+        let sending = Task {
+            do {
+                outcome.yield(.success(try await transport.data(for: request)))
+            } catch {
+                outcome.yield(.failure(error))
             }
-            guard case let response?? = try await group.next() else {
-                let reason = "The resource's timeout of \(timeout) s passed before the response arrived."
-                throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: reason])
-            }
-            return response
+        }
+        let deadline = Task {
+            // NaN waits no time at all; the cap keeps the conversion to nanoseconds from overflowing.
+            let seconds = timeout.isNaN ? 0 : min(max(timeout, 0), 1_000_000_000)
+            guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) != nil else { return }
+            let reason = "The resource's timeout of \(timeout) s passed before the response arrived."
+            outcome.yield(.failure(URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: reason])))
+        }
+        defer {
+            sending.cancel()
+            deadline.cancel()
+        }
+        return try await withTaskCancellationHandler {
+            var first = outcomes.makeAsyncIterator()
+            guard let outcome = await first.next() else { throw CancellationError() }
+            return try outcome.get()
+        } onCancel: {
+            outcome.finish()
         }
     }
 }

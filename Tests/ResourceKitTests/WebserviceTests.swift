@@ -186,6 +186,26 @@ import Testing
         #expect("\(error)".contains("timeout of 0.2 s"))
     }
 
+    @Test func timeoutHoldsForATransportThatIgnoresCancellation() async throws {
+        let latch = Latch()
+        var resource = Episode.all
+        resource.timeout = 0.2
+        let service = Webservice(
+            transport: StubTransport { _ in
+                await latch.wait()  // a continuation that ignores cancellation
+                return (Data("[]".utf8), try httpResponse(200))
+            })
+        let opener = Task {
+            try await Task.sleep(nanoseconds: 10_000_000_000)
+            await latch.open()
+        }
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
+        #expect(error.urlError?.code == .timedOut)
+        #expect(await !latch.isOpen)  // load returned before the transport could answer
+        opener.cancel()
+        await latch.open()
+    }
+
     @Test func responseWithinTheTimeoutIsParsed() async throws {
         var resource = Episode.all
         resource.timeout = 60

@@ -47,3 +47,20 @@ actor RequestLog {
         requests.append(request)
     }
 }
+
+/// Keeps whoever waits on it waiting, even when their task is cancelled, until it is opened.
+actor Latch {
+    private(set) var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        waiters.forEach { $0.resume() }
+        waiters = []
+    }
+}
