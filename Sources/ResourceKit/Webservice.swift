@@ -8,7 +8,8 @@ import Foundation
 ///
 /// `load` builds the request with `URLRequest(resource:)`, sends it through the ``transport``, and hands the
 /// response to ``Resource/value(from:response:)``, which requires an HTTP response with one of the resource's
-/// ``Resource/acceptableStatusCodes`` and parses the body. Everything but the sending is synchronous and tested without a network.
+/// ``Resource/acceptableStatusCodes`` and parses the body. Everything but the sending is synchronous and tested
+/// without a network.
 ///
 /// ```swift
 /// let webservice = Webservice()
