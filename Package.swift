@@ -7,9 +7,32 @@ let package = Package(
     products: [
         .library(name: "ResourceKit", targets: ["ResourceKit"])
     ],
+    // No trait is on by default, and SwiftPM fetches nothing for a dependency that only a disabled trait uses: the
+    // default build has zero dependencies (`swift package show-dependencies`).
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Adds AsyncHTTPClientTransport, which sends requests with AsyncHTTPClient (SwiftNIO)."
+        )
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
     targets: [
         .target(
             name: "ResourceKit",
+            dependencies: [
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+            ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         .testTarget(

@@ -7,8 +7,18 @@ import PackageDescription
 let package = Package(
     name: "IntegrationTests",
     platforms: [.macOS(.v14)],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Runs the suite and the demo with ResourceKit's AsyncHTTPClientTransport, not URLSession."
+        )
+    ],
     dependencies: [
-        .package(name: "ResourceKit", path: ".."),
+        .package(
+            name: "ResourceKit",
+            path: "..",
+            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))]
+        ),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [

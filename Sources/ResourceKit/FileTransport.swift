@@ -15,13 +15,17 @@ import Foundation
 /// file's extension (none for extensions it doesn't know), so ``Resource/value(from:response:)`` validates and
 /// parses it exactly like a server's answer.
 struct FileTransport: Transport {
+    /// The largest file to read, in bytes, or `nil` for no limit.
+    var maxBodySize: Int?
+
     /// Reads the file `request` names.
     ///
     /// - Parameter request: A `GET` request for a `file:` URL.
     /// - Returns: The file's bytes and a `200` response for them.
     /// - Throws: `URLError(.unsupportedURL)` for another method (no file is written or deleted) or a URL that is
-    ///   not a file URL; the `CocoaError` of `Data(contentsOf:)` when the file can't be read, such as
-    ///   `.fileReadNoSuchFile` when it doesn't exist.
+    ///   not a file URL; ``WebserviceError/bodyTooLarge(limit:)`` when the file is larger than ``maxBodySize``; the
+    ///   `CocoaError` of `Data(contentsOf:)` when the file can't be read, such as `.fileReadNoSuchFile` when it doesn't
+    ///   exist.
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         guard let url = request.url, url.isFileURL else {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "Only file URLs are read."])
@@ -31,6 +35,11 @@ struct FileTransport: Transport {
             let reason = "A file URL can only be loaded with GET; \(method) would change the file."
             throw URLError(
                 .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason, NSURLErrorFailingURLErrorKey: url])
+        }
+        if let maxBodySize, let file = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
+            file.isRegularFile == true, let size = file.fileSize, size > maxBodySize
+        {
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
         }
         let data = try await Self.contents(of: url)
         var headers = ["Content-Length": String(data.count)]

@@ -40,11 +40,20 @@ final class RedirectSafeSession: Transport {
     }
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await session.data(for: withCredentials(request))
+    }
+
+    func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
+        try await session.data(for: withCredentials(request), maxBodySize: maxBodySize)
+    }
+
+    /// `request` with the configuration's credential headers that it doesn't set itself.
+    private func withCredentials(_ request: URLRequest) -> URLRequest {
         var request = request
         for (name, value) in credentials where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        return try await session.data(for: request)
+        return request
     }
 }
 
@@ -57,30 +66,6 @@ private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(Self.redirect(request, from: task.originalRequest))
-    }
-
-    /// The request to follow: `request` without credential headers unless it stays on `original`'s origin.
-    static func redirect(_ request: URLRequest, from original: URLRequest?) -> URLRequest {
-        if let target = request.url, let source = original?.url, target.hasSameOrigin(as: source) {
-            return request
-        }
-        var stripped = request
-        for name in (request.allHTTPHeaderFields ?? [:]).keys where isCredentialHeader(name) {
-            stripped.setValue(nil, forHTTPHeaderField: name)
-        }
-        return stripped
-    }
-}
-
-extension URL {
-    /// Whether both URLs have the same scheme, host and port (a missing port means the scheme's default).
-    fileprivate func hasSameOrigin(as other: URL) -> Bool {
-        scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
-            && effectivePort == other.effectivePort
-    }
-
-    private var effectivePort: Int? {
-        port ?? ["http": 80, "https": 443][scheme?.lowercased() ?? ""]
+        completionHandler(request.redirected(from: task.originalRequest))
     }
 }

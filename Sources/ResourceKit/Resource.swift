@@ -104,6 +104,19 @@ public struct Resource<A>: Sendable {
     /// feed.timeout = 10
     /// ```
     public var timeout: TimeInterval?
+    /// The largest response body to accept, in bytes, or `nil`, the default, for no limit.
+    ///
+    /// A larger body makes ``Webservice/load(_:)`` throw ``WebserviceError/bodyTooLarge(limit:)`` instead of holding
+    /// it all in memory. `URLSession` and `AsyncHTTPClientTransport` give up as soon as the response's
+    /// `Content-Length`, or the bytes received so far, pass the limit; a `file:` URL is not read when the file is
+    /// larger. A custom ``Transport`` that doesn't implement ``Transport/data(for:maxBodySize:)`` receives the whole
+    /// body, and `load` checks its size afterwards. The limit applies to bodies from a ``Webservice/cache`` too.
+    ///
+    /// ```swift
+    /// var export = Resource<Data>(url: exportURL)
+    /// export.maxBodySize = 50_000_000
+    /// ```
+    public var maxBodySize: Int?
 
     /// Creates a resource from its parts.
     ///
@@ -168,7 +181,7 @@ public struct Resource<A>: Sendable {
     ///
     /// - Parameter transform: A function from this resource's model to the new model. An error it throws is
     ///   reported like a parse error.
-    /// - Returns: A resource with the same request, status codes, timeout and error parse, and the composed parse.
+    /// - Returns: A resource with the same request, status codes, timeout, body limit and error parse, and the composed parse.
     public func map<B>(_ transform: @escaping @Sendable (A) throws -> B) -> Resource<B> {
         let interpret = self.interpret
         var mapped = Resource<B>(
@@ -177,6 +190,7 @@ public struct Resource<A>: Sendable {
         mapped.queryItems = queryItems
         mapped.acceptableStatusCodes = acceptableStatusCodes
         mapped.timeout = timeout
+        mapped.maxBodySize = maxBodySize
         mapped.parseError = parseError
         return mapped
     }

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import Synchronization
 #endif
 
 /// Sends a request and returns the response: the one piece of ``Webservice`` that touches the network.
@@ -32,6 +33,33 @@ public protocol Transport: Sendable {
     /// - Returns: The response body and the response.
     /// - Throws: A `URLError` or any other error when no response could be obtained.
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
+
+    /// Sends `request` and returns the response, giving up once the body is larger than `maxBodySize` bytes.
+    ///
+    /// ``Webservice/load(_:)`` calls it for a resource with a ``Resource/maxBodySize``. The default implementation
+    /// calls ``data(for:)`` and leaves the size check to `load`; implement it when your transport can stop reading
+    /// early, as `URLSession` and `AsyncHTTPClientTransport` do.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - maxBodySize: The largest body to read, in bytes.
+    /// - Returns: The response body and the response.
+    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than `maxBodySize`; otherwise the
+    ///   errors of ``data(for:)``.
+    func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse)
+}
+
+extension Transport {
+    /// Sends `request` with ``data(for:)``; ``Webservice/load(_:)`` then checks the body's size.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - maxBodySize: The largest body to accept, in bytes; not enforced here.
+    /// - Returns: The response body and the response.
+    /// - Throws: The errors of ``data(for:)``.
+    public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
+        try await data(for: request)
+    }
 }
 
 extension URLSession: Transport {
@@ -42,5 +70,66 @@ extension URLSession: Transport {
     /// - Throws: The session's `URLError`.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await data(for: request, delegate: nil)
+    }
+
+    /// Sends `request` with this session, cancelling the task as soon as the response's `Content-Length` or the
+    /// bytes received pass `maxBodySize`.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - maxBodySize: The largest body to read, in bytes.
+    /// - Returns: The response body and the response.
+    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger; otherwise the session's
+    ///   `URLError`.
+    public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
+        let limiter = BodySizeLimiter(maxBodySize: maxBodySize)
+        do {
+            return try await data(for: request, delegate: limiter)
+        } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
+            // Nothing but the limiter cancels the task while the caller's task goes on.
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+        }
+    }
+}
+
+/// A task delegate that cancels a data task whose body grows past a limit.
+private final class BodySizeLimiter: NSObject, URLSessionDataDelegate, Sendable {
+    let maxBodySize: Int
+    #if canImport(FoundationNetworking)
+        /// The bytes received so far: Linux's `URLSessionTask` leaves `countOfBytesReceived` at zero.
+        private let received = Mutex(0)
+    #endif
+
+    init(maxBodySize: Int) {
+        self.maxBodySize = maxBodySize
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard response.expectedContentLength <= Int64(maxBodySize) else {
+            // Linux ignores the `.cancel` disposition; cancelling the task works everywhere.
+            dataTask.cancel()
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        #if canImport(FoundationNetworking)
+            let received = self.received.withLock { received in
+                received += data.count
+                return Int64(received)
+            }
+        #else
+            let received = dataTask.countOfBytesReceived
+        #endif
+        if received > Int64(maxBodySize) {
+            dataTask.cancel()
+        }
     }
 }

@@ -154,21 +154,34 @@ public struct Webservice: Sendable {
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
         let request = URLRequest(resource: resource)
-        let (data, response) = try await response(to: request, within: resource.timeout)
+        let limit = resource.maxBodySize
+        let (data, response) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
         try Task.checkCancellation()
+        if let limit, data.count > limit {
+            throw WebserviceError.bodyTooLarge(limit: limit)
+        }
         return try resource.value(from: data, response: response)
     }
 
     /// The response to `request`: a file's contents, a fresh cached response, or the transport's answer.
-    private func response(to request: URLRequest, within timeout: TimeInterval?) async throws -> (Data, URLResponse) {
+    private func response(
+        to request: URLRequest,
+        within timeout: TimeInterval?,
+        maxBodySize: Int?
+    ) async throws -> (Data, URLResponse) {
         if request.url?.isFileURL == true {
-            return try await reportingTransportErrors { try await FileTransport().data(for: request) }
+            return try await reportingTransportErrors {
+                try await FileTransport(maxBodySize: maxBodySize).data(for: request)
+            }
         }
         if let cached = await cache?.response(for: request), let response = cached.httpResponse {
             return (cached.body, response)
         }
         let (data, response) = try await reportingTransportErrors {
-            try await withinLimit { try await send(request, within: timeout) }
+            try await withinLimit { try await send(request, within: timeout, maxBodySize: maxBodySize) }
+        }
+        if let maxBodySize, data.count > maxBodySize {
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)  // before the cache could keep it
         }
         if let cache, let stored = ResponseCache.StoredResponse(body: data, response: response) {
             await cache.record(stored, for: request)
@@ -177,12 +190,12 @@ public struct Webservice: Sendable {
     }
 
     /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)``, or as `CancellationError` when
-    /// the task was cancelled.
+    /// the task was cancelled; a ``WebserviceError`` such as ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
     private func reportingTransportErrors<T>(_ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
         } catch {
-            if error is CancellationError { throw error }
+            if error is CancellationError || error is WebserviceError { throw error }
             throw Task.isCancelled ? CancellationError() : WebserviceError.transport(error)
         }
     }
@@ -193,21 +206,29 @@ public struct Webservice: Sendable {
         return try await limiter.run(operation)
     }
 
-    /// Sends `request` through the transport, failing with `URLError(.timedOut)` if no response has fully arrived
-    /// after `timeout` seconds.
+    /// Sends `request` through the transport, with the body limited to `maxBodySize` bytes, failing with
+    /// `URLError(.timedOut)` if no response has fully arrived after `timeout` seconds.
     ///
     /// The transport runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
     /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
     /// dropped.
-    private func send(_ request: URLRequest, within timeout: TimeInterval?) async throws -> (Data, URLResponse) {
-        guard let timeout else {
-            return try await transport.data(for: request)
-        }
+    private func send(
+        _ request: URLRequest,
+        within timeout: TimeInterval?,
+        maxBodySize: Int?
+    ) async throws -> (Data, URLResponse) {
         let transport = self.transport
+        let exchange: @Sendable () async throws -> (Data, URLResponse) = {
+            guard let maxBodySize else { return try await transport.data(for: request) }
+            return try await transport.data(for: request, maxBodySize: maxBodySize)
+        }
+        guard let timeout else {
+            return try await exchange()
+        }
         let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, URLResponse), any Error>.self)
         let sending = Task {
             do {
-                outcome.yield(.success(try await transport.data(for: request)))
+                outcome.yield(.success(try await exchange()))
             } catch {
                 outcome.yield(.failure(error))
             }

@@ -37,6 +37,9 @@ public enum WebserviceError: Error, Sendable {
     case parsing(any Error, statusCode: Int, headers: [String: String], body: Data)
     /// The request body could not be encoded, typically an `EncodingError`.
     case encoding(any Error)
+    /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes; the transport stopped
+    /// reading it.
+    case bodyTooLarge(limit: Int)
 
     /// The response's HTTP status code, when a response arrived.
     public var statusCode: Int? {
@@ -44,7 +47,7 @@ public enum WebserviceError: Error, Sendable {
         case .unacceptableStatus(let statusCode, _, _), .serverError(_, let statusCode, _, _),
             .parsing(_, let statusCode, _, _):
             statusCode
-        case .transport, .nonHTTPResponse, .encoding: nil
+        case .transport, .nonHTTPResponse, .encoding, .bodyTooLarge: nil
         }
     }
 
@@ -53,7 +56,7 @@ public enum WebserviceError: Error, Sendable {
         switch self {
         case .unacceptableStatus(_, let headers, _), .serverError(_, _, let headers, _), .parsing(_, _, let headers, _):
             headers
-        case .transport, .nonHTTPResponse, .encoding: nil
+        case .transport, .nonHTTPResponse, .encoding, .bodyTooLarge: nil
         }
     }
 
@@ -63,7 +66,7 @@ public enum WebserviceError: Error, Sendable {
         case .nonHTTPResponse(let body), .unacceptableStatus(_, _, let body), .serverError(_, _, _, let body),
             .parsing(_, _, _, let body):
             body
-        case .transport, .encoding: nil
+        case .transport, .encoding, .bodyTooLarge: nil
         }
     }
 
@@ -73,7 +76,7 @@ public enum WebserviceError: Error, Sendable {
         case .transport(let error), .serverError(let error, _, _, _), .parsing(let error, _, _, _),
             .encoding(let error):
             error
-        case .nonHTTPResponse, .unacceptableStatus: nil
+        case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge: nil
         }
     }
 
@@ -113,6 +116,8 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The HTTP \(statusCode) response with \(content) could not be parsed: \(Self.explain(error))"
         case .encoding(let error):
             "The request body could not be encoded: \(Self.explain(error))"
+        case .bodyTooLarge(let limit):
+            "The response body is larger than the resource's limit of \(Self.count(limit))."
         }
     }
 
@@ -125,7 +130,11 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     }
 
     private static func count(_ body: Data) -> String {
-        body.count == 1 ? "1 byte" : "\(body.count) bytes"
+        count(body.count)
+    }
+
+    private static func count(_ bytes: Int) -> String {
+        bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     /// The start of a textual body on one line, for error bodies such as `{"error": "not found"}`.
@@ -196,6 +205,7 @@ extension WebserviceError: CustomReflectable {
                 displayStyle: .enum
             )
         case .encoding(let error): Mirror(self, children: ["encoding": error], displayStyle: .enum)
+        case .bodyTooLarge(let limit): Mirror(self, children: ["bodyTooLarge": limit], displayStyle: .enum)
         }
     }
 

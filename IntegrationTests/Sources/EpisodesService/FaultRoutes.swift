@@ -15,7 +15,8 @@ extension Router {
     /// - `GET /faults/empty`, `GET /faults/no-content`: 200 with no body; 204.
     /// - `GET /faults/malformed-json`, `GET /faults/html`: a broken JSON body; an HTML page.
     /// - `GET /faults/latin1`: `Café crème` as ISO-8859-1 text, with that charset in its `Content-Type`.
-    /// - `GET /faults/large?megabytes=`: that many megabytes of a repeating byte pattern (`i % 251`).
+    /// - `GET /faults/large?megabytes=&chunked=&ms=`: that many megabytes of a repeating byte pattern (`i % 251`);
+    ///   with `chunked=1`, without a `Content-Length`; with `ms`, a pause that long after every 64 KiB.
     /// - `GET /faults/redirect?to=&status=`: a redirect to `to`; `GET /faults/redirect-loop`: to itself.
     /// - `GET /faults/headers`: the request's header fields as a JSON object with lower-cased names.
     /// - `GET /faults/query`: the raw query string and its decoded items, to check percent-encoding.
@@ -100,7 +101,7 @@ extension Router {
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/octet-stream"],
-                body: ResponseBody(contentLength: size) { writer in
+                body: ResponseBody(contentLength: request.integer("chunked") == 1 ? nil : size) { writer in
                     let chunkSize = 251 * 261  // a multiple of the pattern's period, about 64 KiB
                     let chunk = ByteBuffer(bytes: (0..<chunkSize).map { UInt8($0 % 251) })
                     var sent = 0
@@ -108,6 +109,9 @@ extension Router {
                         let length = min(chunkSize, size - sent)
                         try await writer.write(chunk.getSlice(at: 0, length: length) ?? chunk)
                         sent += length
+                        if let pause = request.integer("ms") {
+                            try await Task.sleep(for: .milliseconds(pause))
+                        }
                     }
                     try await writer.finish(nil)
                 }

@@ -45,10 +45,7 @@ func runDemo(arguments: [String]) async -> Int32 {
         print("ResourceKit demo — Episodes API at \(baseURL.absoluteString)")
     }
 
-    // ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a silent host fails fast.
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = 10
-    var tour = Tour(baseURL: baseURL, webservice: Webservice(configuration: configuration))
+    var tour = Tour(baseURL: baseURL, webservice: makeWebservice())
     let reachable = await tour.run()
     await server?.stop()
 
@@ -81,3 +78,16 @@ func serve(port: Int) async -> Int32 {
 }
 
 exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
+
+/// The demo's web service: ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a
+/// silent host fails fast; with the package's `AsyncHTTPClient` trait, `AsyncHTTPClientTransport` with its own.
+private func makeWebservice() -> Webservice {
+    #if AsyncHTTPClient
+        print("(transport: AsyncHTTPClient)")
+        return Webservice(transport: AsyncHTTPClientTransport())
+    #else
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        return Webservice(configuration: configuration)
+    #endif
+}

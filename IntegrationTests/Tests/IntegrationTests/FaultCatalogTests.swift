@@ -154,17 +154,6 @@ import Testing
         }
     }
 
-    @Test func fiftyMegabyteBodyArrivesWhole() async throws {
-        try await withServer { base in
-            let data = try await webservice.load(bytes(base / "faults/large?megabytes=50"))
-            #expect(data.count == 50 * 1_048_576)
-            let mismatch = data.withUnsafeBytes { buffer in
-                buffer.indices.first { buffer[$0] != UInt8($0 % 251) }
-            }
-            #expect(mismatch == nil)
-        }
-    }
-
     @Test func redirectLoopIsTooManyRedirects() async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {

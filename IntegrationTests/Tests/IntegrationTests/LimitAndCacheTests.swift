@@ -14,7 +14,7 @@ import Testing
 
     @Test func serverNeverSeesMoreRequestsAtOnceThanTheLimit() async throws {
         try await withServer { base in
-            let limited = Webservice(maxConcurrentLoads: 3)
+            let limited = makeWebservice(maxConcurrentLoads: 3)
             let resource = Resource<Concurrency>(get: base / "faults/concurrent?ms=100")
             let observed = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<12 {
@@ -42,7 +42,7 @@ import Testing
     @Test func freshResponseIsServedFromTheCacheWithoutAskingTheServer() async throws {
         try await withServer { base in
             let cache = ResponseCache(byteLimit: 1_000_000)
-            let caching = Webservice(cache: cache)
+            let caching = makeWebservice(cache: cache)
             let resource = Resource<Served>(get: base / "faults/cacheable")
             let first = try await caching.load(resource).served
             let second = try await caching.load(resource).served
@@ -54,7 +54,7 @@ import Testing
 
     @Test func noStoreResponseIsAskedForEveryTime() async throws {
         try await withServer { base in
-            let caching = Webservice(cache: ResponseCache(byteLimit: 1_000_000))
+            let caching = makeWebservice(cache: ResponseCache(byteLimit: 1_000_000))
             var resource = Resource<Served>(get: base / "faults/cacheable")
             resource.queryItems = [URLQueryItem(name: "cache-control", value: "no-store, max-age=60")]
             let first = try await caching.load(resource).served
@@ -65,7 +65,7 @@ import Testing
 
     @Test func differentCredentialsNeverShareACachedResponse() async throws {
         try await withServer { base in
-            let caching = Webservice(cache: ResponseCache(byteLimit: 1_000_000))
+            let caching = makeWebservice(cache: ResponseCache(byteLimit: 1_000_000))
             let alice = Resource<Served>(get: base / "faults/cacheable", headers: ["Authorization": "Bearer alice"])
             let bob = Resource<Served>(get: base / "faults/cacheable", headers: ["Authorization": "Bearer bob"])
             let forAlice = try await caching.load(alice).served

@@ -20,8 +20,19 @@ func withServer(_ body: (URL) async throws -> Void) async throws {
     }
 }
 
-/// The default web service: ResourceKit's shared URLSession, as an app gets from `Webservice()`.
-let webservice = Webservice()
+/// The web service under test: ResourceKit's shared URLSession, as an app gets from `Webservice()`; with the
+/// package's `AsyncHTTPClient` trait on (`swift test --traits AsyncHTTPClient`), `AsyncHTTPClientTransport()`, so one
+/// suite checks both transports.
+let webservice = makeWebservice()
+
+/// A web service with the transport under test (see ``webservice``), a limiter and a cache.
+func makeWebservice(maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) -> Webservice {
+    #if AsyncHTTPClient
+        Webservice(transport: AsyncHTTPClientTransport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache)
+    #else
+        Webservice(maxConcurrentLoads: maxConcurrentLoads, cache: cache)
+    #endif
+}
 
 extension URL {
     /// This URL with `path`, which may carry a query, appended: `base / "faults/stall?ms=100"`.
@@ -34,3 +45,8 @@ extension URL {
 func bytes(_ url: URL) -> Resource<Data> {
     Resource<Data>(url: url)
 }
+
+/// The suites that allocate a lot or measure the process's memory, run one test at a time.
+///
+/// No test's allocations show in another's measurement; other suites still run beside them.
+@Suite(.serialized) enum MemoryHungryTests {}

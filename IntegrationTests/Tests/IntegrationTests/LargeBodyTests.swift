@@ -1,0 +1,93 @@
+import Foundation
+import ResourceKit
+import Testing
+
+extension MemoryHungryTests {
+    /// Large bodies arrive whole, and a resource's `maxBodySize` stops one that is too large while it arrives, with each
+    /// transport.
+    @Suite(.timeLimit(.minutes(1))) struct LargeBodyTests {
+        private static let megabyte = 1_048_576
+
+        /// ResourceKit's URLSession transport, and the transport under test when that is another one.
+        static let transports: [String] = {
+            #if AsyncHTTPClient
+                ["URLSession", "AsyncHTTPClient"]
+            #else
+                ["URLSession"]
+            #endif
+        }()
+
+        private func service(_ transport: String) -> Webservice {
+            transport == "URLSession" ? Webservice() : webservice
+        }
+
+        @Test func fiftyMegabyteBodyArrivesWholeThroughTheTransportUnderTest() async throws {
+            try await withServer { base in
+                let data = try await webservice.load(bytes(base / "faults/large?megabytes=50"))
+                #expect(data.count == 50 * 1_048_576)
+                let mismatch = data.withUnsafeBytes { buffer in
+                    buffer.indices.first { buffer[$0] != UInt8($0 % 251) }
+                }
+                #expect(mismatch == nil)
+            }
+        }
+
+        @Test(arguments: transports) func announcedBodyOverTheLimitIsRefused(transport: String) async throws {
+            try await withServer { base in
+                var large = bytes(base / "faults/large?megabytes=64")
+                large.maxBodySize = Self.megabyte
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await service(transport).load(large)
+                }
+                guard case .bodyTooLarge(let limit) = error else {
+                    Issue.record("expected bodyTooLarge, got \(error)")
+                    return
+                }
+                #expect(limit == Self.megabyte)
+            }
+        }
+
+        @Test(arguments: transports) func streamedBodyOverTheLimitIsAbandonedWithoutBeingHeld(transport: String)
+            async throws
+        {
+            // Two gigabytes without a Content-Length, at about 50 MB/s (a fast real network): only stopping early keeps
+            // the process from holding them. (At loopback speed, gigabytes a second, Linux's URLSession delivers the
+            // bytes to its delegate late, so it can only stop after hundreds of megabytes.)
+            try await withServer { base in
+                var endless = bytes(base / "faults/large?megabytes=2048&chunked=1&ms=1")
+                endless.maxBodySize = Self.megabyte
+                let before = try #require(memory("VmRSS"))
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await service(transport).load(endless)
+                }
+                let peak = try #require(memory("VmHWM"))
+                guard case .bodyTooLarge(let limit) = error else {
+                    Issue.record("expected bodyTooLarge, got \(error)")
+                    return
+                }
+                #expect(limit == Self.megabyte)
+                #expect(peak - before < 512 * Self.megabyte, "peak \(peak / Self.megabyte) MB")
+            }
+        }
+
+        @Test(arguments: transports) func bodyWithinTheLimitArrivesWhole(transport: String) async throws {
+            try await withServer { base in
+                for chunked in [0, 1] {
+                    var large = bytes(base / "faults/large?megabytes=2&chunked=\(chunked)")
+                    large.maxBodySize = 2 * Self.megabyte
+                    let body = try await service(transport).load(large)
+                    #expect(body.count == 2 * Self.megabyte)
+                    #expect(body.last == UInt8((2 * Self.megabyte - 1) % 251))
+                }
+            }
+        }
+
+        /// A field of `/proc/self/status` in bytes, such as `VmRSS` (resident now) or `VmHWM` (the most resident yet).
+        private func memory(_ field: String) -> Int? {
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+            let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+            return kilobytes.map { $0 * 1024 }
+        }
+    }
+}
