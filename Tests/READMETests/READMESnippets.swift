@@ -232,6 +232,13 @@ func bundledEpisodes() async throws -> [Episode] {
 }
 
 // README block 17
+func export(from url: URL) async throws -> Data {
+    var export = Resource<Data>(url: url)
+    export.maxBodySize = 50_000_000
+    return try await Webservice().load(export)
+}
+
+// README block 18
 func refresh() async -> String {
     do {
         let episodes = try await Webservice().load(Episode.all)
