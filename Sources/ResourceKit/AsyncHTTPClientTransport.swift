@@ -140,7 +140,7 @@
 
         /// Sends one request and returns the response's head, its body still to be read.
         private func send(_ request: URLRequest, to url: URL) async throws -> HTTPClientResponse {
-            guard ["http", "https"].contains(url.scheme?.lowercased()) else {
+            guard Self.isHTTP(url) else {
                 throw URLError(
                     .unsupportedURL,
                     userInfo: [
@@ -170,11 +170,14 @@
             from original: URLRequest
         ) -> URLRequest? {
             let status = response.status.code
-            guard [301, 302, 303, 307, 308].contains(status),
-                let location = response.headers.first(name: "Location"),
+            switch status {
+            case 301, 302, 303, 307, 308: break
+            default: return nil
+            }
+            guard let location = response.headers.first(name: "Location"),
                 let base = request.url,
                 let target = URL(string: location, relativeTo: base)?.absoluteURL,
-                ["http", "https"].contains(target.scheme?.lowercased())
+                isHTTP(target)
             else { return nil }
             var next = request
             next.url = target
@@ -186,6 +189,15 @@
                 next.setValue(nil, forHTTPHeaderField: "Content-Length")
             }
             return next.redirected(from: original)
+        }
+
+        /// Whether `url` is an `http` or `https` URL.
+        private static func isHTTP(_ url: URL) -> Bool {
+            switch url.scheme {
+            case "http", "https": true
+            case let scheme?: ["http", "https"].contains(scheme.lowercased())
+            case nil: false
+            }
         }
 
         /// Reads and drops a redirect's body, so the connection can carry the next request; a large one is abandoned

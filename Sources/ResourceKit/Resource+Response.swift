@@ -31,8 +31,9 @@ extension Resource {
         guard let http = response as? HTTPURLResponse else {
             throw .nonHTTPResponse(body: data)
         }
-        let headers = http.headerFields
         guard acceptableStatusCodes.contains(http.statusCode) else {
+            // The header fields are copied only on failure: the copy costs microseconds a success doesn't need.
+            let headers = http.headerFields
             if let serverError = try? parseError?(data) {
                 throw .serverError(serverError, statusCode: http.statusCode, headers: headers, body: data)
             }
@@ -41,7 +42,7 @@ extension Resource {
         do {
             return try parse(data, of: http)
         } catch {
-            throw .parsing(error, statusCode: http.statusCode, headers: headers, body: data)
+            throw .parsing(error, statusCode: http.statusCode, headers: http.headerFields, body: data)
         }
     }
 }

@@ -1,0 +1,29 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// ResourceKit's benchmarks: a release executable that measures the library against raw URLSession and raw
+// AsyncHTTPClient, side by side, against nginx on loopback. Run it with `Benchmarks/run.sh`. It is a separate
+// package so the root package keeps zero dependencies.
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "resourcekit-bench",
+            dependencies: [
+                .product(name: "ResourceKit", package: "ResourceKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,165 @@
+import Foundation
+
+/// A file on the benchmark server.
+enum Endpoint: String, CaseIterable, Sendable {
+    /// About 2 KB of JSON: a few items.
+    case small = "small.json"
+    /// About 5 MB of JSON: ``Fixtures/bigCount`` items.
+    case big = "big.json"
+    /// 5 MB of bytes.
+    case big5 = "big5.bin"
+    /// 50 MB of bytes.
+    case huge = "huge.bin"
+
+    var expectedItems: Int? {
+        switch self {
+        case .small: Fixtures.smallCount
+        case .big: Fixtures.bigCount
+        case .big5, .huge: nil
+        }
+    }
+}
+
+/// What a load returned: the decoded items for JSON, the body for bytes.
+enum Loaded: Sendable {
+    case items([Item])
+    case bytes(Data)
+
+    /// The number of items or bytes.
+    var count: Int {
+        switch self {
+        case .items(let items): items.count
+        case .bytes(let data): data.count
+        }
+    }
+}
+
+/// The library and its raw baseline over one HTTP client.
+///
+/// Each closure loads an endpoint and returns what it loaded, checked: a wrong answer can't go unnoticed, and nothing
+/// is optimized away.
+struct ClientPair: Sendable {
+    var section: String
+    var libraryName: String
+    var rawName: String
+    /// The least library ÷ raw ratio the issue accepts for this pair's shapes.
+    var target: Double
+    var library: @Sendable (Endpoint) async throws -> Loaded
+    var raw: @Sendable (Endpoint) async throws -> Loaded
+}
+
+/// Returns `items` unless their number is not the one `endpoint` holds.
+func check(_ items: [Item], _ endpoint: Endpoint) throws -> Loaded {
+    guard items.count == endpoint.expectedItems else {
+        throw BenchError("\(endpoint.rawValue): expected \(endpoint.expectedItems ?? 0) items, got \(items.count)")
+    }
+    return .items(items)
+}
+
+/// The network shapes, the same for every client pair: sequential small GETs, small GETs with 64 in flight, one
+/// 5 MB JSON body decoded, and one 5 MB body as bytes.
+enum NetworkShapes {
+
+    static func run(_ pair: ClientPair, options: Options, server: ServerFigures?, report: Report) async throws {
+        report.heading("\(pair.section): \(pair.libraryName) vs \(pair.rawName)")
+        // Each variant answers correctly before anything is timed.
+        for endpoint in [Endpoint.small, .big, .big5] {
+            let library = try await pair.library(endpoint).count
+            let raw = try await pair.raw(endpoint).count
+            guard library == raw else {
+                throw BenchError("\(endpoint.rawValue): the library got \(library), the raw client \(raw)")
+            }
+        }
+        let bigBytes = try await ServerFigures.size(of: .big, options: options)
+        let big5Bytes = try await ServerFigures.size(of: .big5, options: options)
+
+        // The server's own figures, when wrk measured them, to stand under the clients'.
+        func serverRow(_ key: KeyPath<ServerFigures, WrkFigure>, _ file: String, connections: Int) -> [[String]] {
+            let unit: ServerFigures.Unit = file == "big.json" ? .megabytes : .requests
+            return server.map { [$0.row(key, file, connections: connections, unit: unit)] } ?? []
+        }
+        func headroom(
+            _ key: KeyPath<ServerFigures, WrkFigure>,
+            _ unit: ServerFigures.Unit,
+            _ times: (library: [Double], raw: [Double]),
+            work: Int
+        ) -> [String] {
+            server.map { [$0.headroom(key, unit: unit, client: times, work: work)] } ?? []
+        }
+
+        let sequential = options.sequentialRequests
+        var times = try await Interleaved.pairs(
+            rounds: options.rounds, count: sequential,
+            library: { _ = try await pair.library(.small) },
+            raw: { _ = try await pair.raw(.small) })
+        report.add(
+            comparison(pair, "sequential small GETs (\(sequential) per round)", times, work: Double(sequential)),
+            extraRows: serverRow(\.smallSequential, "small.json", connections: 1),
+            notes: headroom(\.smallSequential, .requests, times, work: sequential))
+
+        let concurrent = options.concurrentRequests
+        let width = options.inFlightWidth
+        times = try await Interleaved.batches(
+            rounds: options.rounds,
+            library: { try await inFlight(concurrent, width: width) { _ = try await pair.library(.small) } },
+            raw: { try await inFlight(concurrent, width: width) { _ = try await pair.raw(.small) } })
+        report.add(
+            comparison(
+                pair, "small GETs, \(width) in flight (\(concurrent) per round)", times, work: Double(concurrent)),
+            extraRows: serverRow(\.smallConcurrent, "small.json", connections: width),
+            notes: headroom(\.smallConcurrent, .requests, times, work: concurrent))
+
+        let loads = options.bigLoads
+        times = try await Interleaved.pairs(
+            rounds: options.rounds, count: loads,
+            library: { _ = try await pair.library(.big) },
+            raw: { _ = try await pair.raw(.big) })
+        var big = comparison(
+            pair, "one 5 MB JSON GET + decode (\(loads) per round)", times, work: Double(loads * bigBytes) / 1_000_000)
+        big.unit = "MB/s"
+        big.decimals = 1
+        let perLoad = "library \(milliseconds(times.library, per: loads)), raw \(milliseconds(times.raw, per: loads))"
+        let size = "\(Format.number(Double(bigBytes), decimals: 0)) bytes, \(Fixtures.bigCount) items"
+        report.add(
+            big,
+            extraRows: serverRow(\.bigSequential, "big.json", connections: 1),
+            notes: ["\(size); per load: \(perLoad)"]
+                + headroom(\.bigSequential, .megabytes, times, work: loads * bigBytes))
+
+        let byteLoads = options.byteLoads
+        times = try await Interleaved.pairs(
+            rounds: options.rounds, count: byteLoads,
+            library: { _ = try await pair.library(.big5) },
+            raw: { _ = try await pair.raw(.big5) })
+        var bytes = comparison(
+            pair, "one 5 MB GET as Data, no decode (\(byteLoads) per round)", times,
+            work: Double(byteLoads * big5Bytes) / 1_000_000)
+        bytes.unit = "MB/s"
+        bytes.decimals = 1
+        report.add(
+            bytes,
+            notes: [
+                "big5.bin, per load: library \(milliseconds(times.library, per: byteLoads)), "
+                    + "raw \(milliseconds(times.raw, per: byteLoads)); isolates the transport from the decode",
+                "no server check here: wrk's one thread reads 5 MB bodies about as fast as these clients do, so its "
+                    + "figure bounds wrk, not nginx (which sends them with sendfile)",
+            ])
+    }
+
+    /// A throughput comparison from per-round seconds: `work` units per round.
+    private static func comparison(
+        _ pair: ClientPair,
+        _ shape: String,
+        _ times: (library: [Double], raw: [Double]),
+        work: Double
+    ) -> Comparison {
+        Comparison(
+            section: pair.section, shape: shape, unit: "req/s", decimals: 0, libraryName: pair.libraryName,
+            rawName: pair.rawName, library: Samples(values: times.library.map { work / $0 }),
+            raw: Samples(values: times.raw.map { work / $0 }), better: .higher, target: pair.target)
+    }
+
+    private static func milliseconds(_ seconds: [Double], per count: Int) -> String {
+        Format.number(Samples(values: seconds).median * 1000 / Double(count), decimals: 1) + " ms"
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// An error with a message for the person running the benchmark.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// A section of the run that `--only` can select.
+enum Section: String, CaseIterable, Sendable {
+    case parse
+    case urlsession
+    case ahc
+    case memory
+}
+
+/// The benchmark's settings: what to run, how often, and how much work per round.
+struct Options: Sendable {
+    var baseURL: URL
+    var fixtures: URL?
+    var rounds = 9
+    var quick = false
+    var sections = Set(Section.allCases)
+
+    /// Small GETs, one after another, per round.
+    var sequentialRequests = 600
+    /// Small GETs per round with ``inFlightWidth`` outstanding.
+    var concurrentRequests = 3_000
+    var inFlightWidth = 64
+    /// 5 MB GET and decode per round.
+    var bigLoads = 6
+    /// 5 MB GET as bytes per round.
+    var byteLoads = 30
+    /// 5 MB in-memory parses per round.
+    var parses = 5
+    /// Loads of small.json through an in-memory transport per round.
+    var stubLoads = 2_000
+    /// Fresh child processes per memory variant; the table shows their median.
+    var memoryRepeats = 3
+    /// Seconds for each `wrk` run.
+    var wrkSeconds = 5
+
+    static let usage = """
+        usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--only parse|urlsession|ahc|memory]
+               resourcekit-bench generate DIR
+
+        BASE_URL serves small.json, big.json, big5.bin and huge.bin (as made by `generate`), e.g. nginx on loopback
+        started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
+        """
+
+    init(arguments: [String]) throws {
+        var base: URL?
+        var rounds: Int?
+        var only: Set<Section> = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--rounds":
+                guard let value = remaining.popFirst(), let count = Int(value), count > 0 else {
+                    throw BenchError("--rounds needs a positive number\n\n\(Self.usage)")
+                }
+                rounds = count
+            case "--quick":
+                quick = true
+            case "--only":
+                guard let value = remaining.popFirst() else {
+                    throw BenchError("--only needs a section\n\n\(Self.usage)")
+                }
+                for name in value.split(separator: ",") {
+                    guard let section = Section(rawValue: name.lowercased()) else {
+                        throw BenchError("unknown section \(name) for --only\n\n\(Self.usage)")
+                    }
+                    only.insert(section)
+                }
+            case "--fixtures":
+                guard let value = remaining.popFirst() else {
+                    throw BenchError("--fixtures needs a directory\n\n\(Self.usage)")
+                }
+                fixtures = URL(fileURLWithPath: value, isDirectory: true)
+            default:
+                guard base == nil, !argument.hasPrefix("-"), let url = URL(string: argument), url.scheme != nil,
+                    url.host != nil
+                else {
+                    throw BenchError("unexpected argument \(argument)\n\n\(Self.usage)")
+                }
+                base = url
+            }
+        }
+        guard let base else { throw BenchError("missing BASE_URL\n\n\(Self.usage)") }
+        baseURL = base
+        if !only.isEmpty { sections = only }
+        if quick {
+            self.rounds = 3
+            sequentialRequests = 200
+            concurrentRequests = 640
+            bigLoads = 2
+            byteLoads = 6
+            parses = 2
+            stubLoads = 300
+            memoryRepeats = 1
+            wrkSeconds = 2
+        }
+        if let rounds { self.rounds = rounds }
+    }
+
+    func url(_ name: String) -> URL {
+        baseURL.appendingPathComponent(name)
+    }
+}

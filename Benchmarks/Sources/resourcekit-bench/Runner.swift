@@ -1,0 +1,69 @@
+import Foundation
+
+/// The comparison run: the server check, then each selected section, then the summary.
+struct Runner {
+    var options: Options
+
+    func run() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report = Report()
+        let sections = Section.allCases.filter(options.sections.contains).map(\.rawValue)
+        print(
+            """
+            ResourceKit benchmarks against \(options.baseURL.absoluteString)
+            sections: \(sections.joined(separator: ", ")); \
+            \(options.rounds) rounds, interleaved library/raw, alternating which goes first; medians compared
+            per round: \(options.sequentialRequests) sequential GETs, \(options.concurrentRequests) GETs \
+            \(options.inFlightWidth) in flight, \(options.bigLoads) × 5 MB decode, \(options.byteLoads) × 5 MB \
+            bytes, \(options.parses) parses\(options.quick ? " (--quick)" : "")
+            """)
+        print(Machine.report(busy: await Machine.busyShare(over: 1), when: "before the run"))
+        do {
+            _ = try await download(.small, options: options)
+        } catch {
+            let reason = (error as? URLError)?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
+            throw BenchError(
+                "can't load \(options.url(Endpoint.small.rawValue).absoluteString) (\(reason)); start the server "
+                    + "with Benchmarks/run.sh, or pass the base URL of one that serves the generated fixtures")
+        }
+
+        var server: ServerFigures?
+        if options.sections.contains(.urlsession) || options.sections.contains(.ahc) {
+            server = try ServerFigures.measure(options: options, report: report)
+        }
+        if options.sections.contains(.urlsession) {
+            try await NetworkShapes.run(
+                URLSessionClients.pair(options: options), options: options, server: server, report: report)
+        }
+        if options.sections.contains(.parse) {
+            let data: Data
+            if let fixtures = options.fixtures {
+                data = try Data(contentsOf: fixtures.appendingPathComponent(Endpoint.big.rawValue))
+            } else {
+                data = try await download(.big, options: options)
+            }
+            try await ParseShape.run(data: data, options: options, report: report)
+            try await OverheadShape.run(
+                small: try await download(.small, options: options), options: options, report: report)
+        }
+        if options.sections.contains(.ahc) {
+            let client = AsyncHTTPClientClients.makeClient()
+            do {
+                try await NetworkShapes.run(
+                    AsyncHTTPClientClients.pair(options: options, client: client), options: options, server: server,
+                    report: report)
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+        }
+        if options.sections.contains(.memory) {
+            try await Memory.run(options: options, report: report)
+        }
+        report.printSummary()
+        print(Machine.report(busy: nil, when: "after the run"))
+        print("Total time: \(Format.number((clock.now - started).seconds, decimals: 1)) s")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One value per endpoint, built once so no variant pays for building requests in its loop.
+struct PerEndpoint<Value: Sendable>: Sendable {
+    var small: Value
+    var big: Value
+    var big5: Value
+    var huge: Value
+
+    init(_ make: (Endpoint) -> Value) {
+        small = make(.small)
+        big = make(.big)
+        big5 = make(.big5)
+        huge = make(.huge)
+    }
+
+    subscript(endpoint: Endpoint) -> Value {
+        switch endpoint {
+        case .small: small
+        case .big: big
+        case .big5: big5
+        case .huge: huge
+        }
+    }
+}
+
+/// The library's resources for the endpoints: `[Item]` decoded with `.iso8601` dates for JSON, `Data` for bytes.
+struct LibraryResources: Sendable {
+    var items: PerEndpoint<Resource<[Item]>>
+    var bytes: PerEndpoint<Resource<Data>>
+
+    init(options: Options) {
+        let decoder = JSONDecoder.items()
+        items = PerEndpoint { Resource<[Item]>(get: options.url($0.rawValue), decoder: decoder) }
+        bytes = PerEndpoint { Resource<Data>(url: options.url($0.rawValue)) }
+    }
+
+    /// Loads `endpoint` with `webservice`: items for JSON, the body for bytes.
+    func load(_ endpoint: Endpoint, with webservice: Webservice) async throws -> Loaded {
+        switch endpoint {
+        case .small, .big: try check(try await webservice.load(items[endpoint]), endpoint)
+        case .big5, .huge: .bytes(try await webservice.load(bytes[endpoint]))
+        }
+    }
+}
+
+/// `Webservice()` (ResourceKit's shared `URLSession`) against `URLSession.shared` used directly.
+enum URLSessionClients {
+    static func pair(options: Options) -> ClientPair {
+        let webservice = Webservice()
+        let resources = LibraryResources(options: options)
+        let urls = PerEndpoint { options.url($0.rawValue) }
+        let decoder = JSONDecoder.items()
+        return ClientPair(
+            section: "URLSession",
+            libraryName: "Webservice().load",
+            rawName: "URLSession.shared (raw)",
+            target: 0.98,
+            library: { endpoint in try await resources.load(endpoint, with: webservice) },
+            raw: { endpoint in
+                // The request is built per call, as the library builds its own and as a caller would write it.
+                // `delegate: nil` names Foundation's method itself, not ResourceKit's `Transport` conformance.
+                let request = URLRequest(url: urls[endpoint])
+                let (data, response) = try await URLSession.shared.data(for: request, delegate: nil)
+                guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
+                    throw BenchError("GET \(endpoint.rawValue) answered \(response)")
+                }
+                switch endpoint {
+                case .small, .big: return try check(decoder.decode([Item].self, from: data), endpoint)
+                case .big5, .huge: return .bytes(data)
+                }
+            })
+    }
+}
