@@ -149,7 +149,8 @@ public struct Webservice: Sendable {
     ///   platform); otherwise a ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived
     ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, a file's `CocoaError` such as
     ///   `.fileReadNoSuchFile` when it can't be read, and `URLError(.unsupportedURL)` for a file URL with another
-    ///   method than `GET`), and the errors of ``Resource/value(from:response:)`` when one did.
+    ///   method than `GET`), ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than the resource's
+    ///   ``Resource/maxBodySize``, and the errors of ``Resource/value(from:response:)`` when one did.
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()

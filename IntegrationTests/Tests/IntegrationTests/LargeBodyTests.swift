@@ -1,3 +1,4 @@
+import EpisodesService
 import Foundation
 import ResourceKit
 import Testing
@@ -80,6 +81,24 @@ extension MemoryHungryTests {
                     #expect(body.last == UInt8((2 * Self.megabyte - 1) % 251))
                 }
             }
+        }
+
+        @Test(arguments: transports) func limitedLoadStillDropsCredentialsOnACrossOriginRedirect(transport: String)
+            async throws
+        {
+            // URLSession enforces the limit with a task delegate; redirects must still go through the session's.
+            let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+            try await withServer { base in
+                let headers = ["Authorization": "Bearer swift-talk-token"]
+                var redirect = Resource<[String: String]>(get: base / "faults/redirect", headers: headers)
+                let target = (other.baseURL / "faults/headers").absoluteString
+                redirect.queryItems = [URLQueryItem(name: "to", value: target)]
+                redirect.maxBodySize = Self.megabyte
+                let received = try await service(transport).load(redirect)
+                #expect(received["authorization"] == nil)
+                #expect(received["accept"] == "application/json")
+            }
+            await other.stop()
         }
 
         /// A field of `/proc/self/status` in bytes, such as `VmRSS` (resident now) or `VmHWM` (the most resident yet).
