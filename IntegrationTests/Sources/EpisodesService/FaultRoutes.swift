@@ -17,7 +17,7 @@ extension Router {
     /// - `GET /faults/latin1`: `Café crème` as ISO-8859-1 text, with that charset in its `Content-Type`.
     /// - `GET /faults/large?megabytes=&chunked=&ms=`: that many megabytes of a repeating byte pattern (`i % 251`);
     ///   with `chunked=1`, without a `Content-Length`; with `ms`, a pause that long after every 64 KiB.
-    /// - `GET /faults/redirect?to=&status=`: a redirect to `to`; `GET /faults/redirect-loop`: to itself.
+    /// - `GET` or `POST /faults/redirect?to=&status=`: a redirect to `to`; `GET /faults/redirect-loop`: to itself.
     /// - `GET /faults/headers`: the request's header fields as a JSON object with lower-cased names.
     /// - `GET /faults/query`: the raw query string and its decoded items, to check percent-encoding.
     /// - `GET /faults/cacheable?cache-control=`: `{"served": n}`, counting the requests it has served, with that
@@ -117,11 +117,13 @@ extension Router {
                 }
             )
         }
-        get("/faults/redirect") { request, _ in
+        let redirect: @Sendable (Request, Context) async throws -> Response = { request, _ in
             let target = request.uri.queryParameters["to"].map(String.init) ?? "/faults/headers"
             let status = HTTPResponse.Status(code: request.integer("status") ?? 302)
             return Response(status: status, headers: [.location: target, .contentLength: "0"])
         }
+        get("/faults/redirect", use: redirect)
+        post("/faults/redirect", use: redirect)
         get("/faults/redirect-loop") { _, _ in
             Response(status: .found, headers: [.location: "/faults/redirect-loop", .contentLength: "0"])
         }
