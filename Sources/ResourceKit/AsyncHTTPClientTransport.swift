@@ -225,15 +225,15 @@
             var gathered: ByteBuffer?
             do {
                 for try await chunk in body {
+                    let size = (gathered?.readableBytes ?? 0) + chunk.readableBytes
+                    if let maxBodySize, size > maxBodySize {
+                        throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+                    }
                     guard var buffer = gathered else {
                         gathered = chunk
                         continue
                     }
                     gathered = nil  // leaves `buffer` the storage's only owner, so appending doesn't copy it
-                    let size = buffer.readableBytes + chunk.readableBytes
-                    if let maxBodySize, size > maxBodySize {
-                        throw WebserviceError.bodyTooLarge(limit: maxBodySize)
-                    }
                     if buffer.writableBytes < chunk.readableBytes {
                         let capacity = max(expectedLength ?? 0, size * 2)
                         buffer.reserveCapacity(minimumWritableBytes: capacity - buffer.readableBytes)
@@ -245,9 +245,6 @@
                 throw error
             } catch {
                 throw translate(error, url: url)
-            }
-            if let maxBodySize, let size = gathered?.readableBytes, size > maxBodySize {
-                throw WebserviceError.bodyTooLarge(limit: maxBodySize)
             }
             return gathered.map { Data(buffer: $0, byteTransferStrategy: .automatic) } ?? Data()
         }

@@ -37,8 +37,8 @@ public enum WebserviceError: Error, Sendable {
     case parsing(any Error, statusCode: Int, headers: [String: String], body: Data)
     /// The request body could not be encoded, typically an `EncodingError`.
     case encoding(any Error)
-    /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes; the transport stopped
-    /// reading it.
+    /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes; transports that can
+    /// stop reading early have.
     case bodyTooLarge(limit: Int)
 
     /// The response's HTTP status code, when a response arrived.
