@@ -27,8 +27,8 @@
     ///
     /// It behaves like ResourceKit's `URLSession` transport:
     ///
-    /// - **Redirects:** it follows `301`, `302`, `303`, `307` and `308` itself, up to ``maxRedirects``, and drops the
-    ///   credential headers (`Authorization`, `Cookie`, API keys, tokens) when a redirect leaves the original origin.
+    /// - **Redirects:** it follows `301`, `302`, `303`, `307` and `308` itself, up to ``maxRedirects``, and keeps only
+    ///   harmless header fields (and your ``crossOriginSafeHeaders``) when a redirect leaves the original origin.
     ///   `303`, and `301`/`302` after a `POST`, continue as a `GET` without the body. A redirect to a scheme other
     ///   than `http` or `https` is not followed. This needs a client that returns redirects rather than following
     ///   them, as ``init()``'s does; see ``init(client:)``.
@@ -39,7 +39,10 @@
     /// - **Timeouts:** the client's `timeout.read` is the idle timeout; a resource's ``Resource/timeout`` is enforced
     ///   by ``Webservice/load(_:)``, which cancels the request when it passes.
     /// - **Body limits:** with a ``Resource/maxBodySize`` it fails as soon as `Content-Length` or the bytes received
-    ///   pass the limit, and closes the connection.
+    ///   pass the limit, and closes the connection. Memory grows with the bytes received, never with what
+    ///   `Content-Length` claims; a body over 4 GB fails with ``WebserviceError/bodyTooLarge(limit:)`` in any case.
+    /// - **Headers:** it sends `User-Agent: ResourceKit/…` unless the request sets one, and fails with
+    ///   `URLError(.cannotDecodeContentData)` for a `Content-Encoding` other than gzip or deflate.
     ///
     /// The body arrives in SwiftNIO buffers and is gathered into one, which becomes the `Data` handed to the parse
     /// without another copy.
@@ -50,6 +53,12 @@
         ///
         /// One more fails with `URLError(.httpTooManyRedirects)`.
         public var maxRedirects = 20
+        /// Names of header fields of yours that carry no credential and may follow a redirect to another origin, such
+        /// as `X-Request-ID`; only standard harmless fields do otherwise.
+        public var crossOriginSafeHeaders: Set<String> = []
+
+        /// The largest body a `ByteBuffer` can gather, with room to spare below its 4 GiB capacity.
+        static let largestBody = Int(clamping: 4_000_000_000 as Int64)
 
         /// Creates a transport with ResourceKit's shared client.
         ///
@@ -66,8 +75,8 @@
         ///
         /// Create the client with `redirectConfiguration: .disallow` so the transport sees redirects and applies its
         /// credential rule. A client that follows redirects itself uses AsyncHTTPClient's rule instead, which drops
-        /// only `Authorization`, `Proxy-Authorization` and `Cookie`. You shut the client down when you no longer need
-        /// it.
+        /// only `Authorization`, `Proxy-Authorization` and `Cookie`. Enable its `decompression`, or gzip bodies reach
+        /// the parse compressed. You shut the client down when you no longer need it.
         ///
         /// ```swift
         /// var configuration = HTTPClient.Configuration()
@@ -116,15 +125,23 @@
 
         /// Sends `original`, follows its redirects and gathers the final response's body.
         private func exchange(_ original: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
+            try validateHeaderFields(original.allHTTPHeaderFields ?? [:])
             var request = original
+            if request.value(forHTTPHeaderField: "User-Agent") == nil {
+                request.setValue(defaultUserAgent, forHTTPHeaderField: "User-Agent")
+            }
+            let extraSafeHeaders = Set(crossOriginSafeHeaders.map { $0.lowercased() })
             for _ in 0...max(maxRedirects, 0) {
                 guard let url = request.url else { throw URLError(.badURL) }
                 let response = try await send(request, to: url)
-                if let next = Self.redirect(after: response, of: request, from: original) {
+                if let next = Self.redirect(
+                    after: response, of: request, from: original, extraSafeHeaders: extraSafeHeaders)
+                {
                     try await Self.discard(response.body)
                     request = next
                     continue
                 }
+                try Self.checkContentEncoding(of: response, url: url)
                 let expectedLength = response.headers.first(name: "Content-Length").flatMap { Int($0) }
                 let body = try await Self.gather(
                     response.body, expectedLength: expectedLength, maxBodySize: maxBodySize, url: url)
@@ -167,7 +184,8 @@
         static func redirect(
             after response: HTTPClientResponse,
             of request: URLRequest,
-            from original: URLRequest
+            from original: URLRequest,
+            extraSafeHeaders: Set<String> = []
         ) -> URLRequest? {
             let status = response.status.code
             switch status {
@@ -188,7 +206,7 @@
                 next.setValue(nil, forHTTPHeaderField: "Content-Type")
                 next.setValue(nil, forHTTPHeaderField: "Content-Length")
             }
-            return next.redirected(from: original)
+            return next.redirected(from: original, extraSafeHeaders: extraSafeHeaders)
         }
 
         /// Whether `url` is an `http` or `https` URL.
@@ -210,24 +228,27 @@
             }
         }
 
-        /// Gathers the body's buffers into one `Data`, reserving `expectedLength` bytes up front.
+        /// Gathers the body's buffers into one `Data`, failing once it passes `maxBodySize` or ``largestBody``.
         ///
-        /// A body of one buffer is used as it is; the `Data` shares the buffer's storage rather than copying it.
+        /// The buffer grows with the bytes that arrived, at most doubling, and never past the `expectedLength` the
+        /// server announced or the limit: a `Content-Length` alone never makes it allocate. A body of one buffer is
+        /// used as it is; the `Data` shares the buffer's storage rather than copying it.
         private static func gather(
             _ body: HTTPClientResponse.Body,
             expectedLength: Int?,
             maxBodySize: Int?,
             url: URL
         ) async throws -> Data {
-            if let maxBodySize, let expectedLength, expectedLength > maxBodySize {
-                throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+            let limit = min(maxBodySize ?? largestBody, largestBody)
+            if let expectedLength, expectedLength > limit {
+                throw WebserviceError.bodyTooLarge(limit: limit)
             }
             var gathered: ByteBuffer?
             do {
                 for try await chunk in body {
                     let size = (gathered?.readableBytes ?? 0) + chunk.readableBytes
-                    if let maxBodySize, size > maxBodySize {
-                        throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+                    if size > limit {
+                        throw WebserviceError.bodyTooLarge(limit: limit)
                     }
                     guard var buffer = gathered else {
                         gathered = chunk
@@ -235,7 +256,10 @@
                     }
                     gathered = nil  // leaves `buffer` the storage's only owner, so appending doesn't copy it
                     if buffer.writableBytes < chunk.readableBytes {
-                        let capacity = max(expectedLength ?? 0, size * 2)
+                        var capacity = min(size * 2, limit)
+                        if let expectedLength, expectedLength >= size {
+                            capacity = min(capacity, expectedLength)
+                        }
                         buffer.reserveCapacity(minimumWritableBytes: capacity - buffer.readableBytes)
                     }
                     buffer.writeImmutableBuffer(chunk)
@@ -247,6 +271,20 @@
                 throw translate(error, url: url)
             }
             return gathered.map { Data(buffer: $0, byteTransferStrategy: .automatic) } ?? Data()
+        }
+
+        /// Throws when the response's `Content-Encoding` is one AsyncHTTPClient doesn't decode, rather than handing
+        /// the encoded bytes to the parse.
+        private static func checkContentEncoding(of response: HTTPClientResponse, url: URL) throws {
+            let codings = response.headers[canonicalForm: "Content-Encoding"].map { $0.lowercased() }
+            guard let unknown = codings.first(where: { !["identity", "gzip", "deflate"].contains($0) }) else { return }
+            throw URLError(
+                .cannotDecodeContentData,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The response's Content-Encoding \"\(unknown)\" is not one AsyncHTTPClient decodes (gzip, deflate).",
+                    NSURLErrorFailingURLErrorKey: url,
+                ])
         }
 
         /// The `HTTPURLResponse` for `response`, with repeated header fields joined by commas.

@@ -49,8 +49,9 @@ public struct Webservice: Sendable {
     /// Creates a web service that sends requests through ResourceKit's own shared `URLSession`.
     ///
     /// The session uses the default configuration and one rule `URLSession.shared` lacks: a redirect to another
-    /// origin (scheme, host or port) drops the credential headers (`Authorization`, `Cookie`, API keys, tokens), so a
-    /// server can't pass your credentials on to a third party. Linux's `URLSession` would otherwise forward them.
+    /// origin (scheme, host or port) keeps only header fields known to carry no credential (content negotiation,
+    /// `User-Agent`, the body's `Content-Type`, …), so a server can't pass `Authorization`, cookies, API keys or
+    /// tokens on to a third party. Linux's `URLSession` would otherwise forward them all.
     ///
     /// ```swift
     /// let webservice = Webservice(maxConcurrentLoads: 4, cache: ResponseCache(byteLimit: 5_000_000))
@@ -78,12 +79,20 @@ public struct Webservice: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration, such as its idle timeout or extra headers.
+    ///   - crossOriginSafeHeaders: Names of header fields of yours that carry no credential and may follow a
+    ///     redirect to another origin, such as `X-Request-ID`; only standard harmless fields do otherwise.
     ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
     ///     1. Defaults to `nil`, no cap.
     ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
-    public init(configuration: URLSessionConfiguration, maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
+    public init(
+        configuration: URLSessionConfiguration,
+        crossOriginSafeHeaders: Set<String> = [],
+        maxConcurrentLoads: Int? = nil,
+        cache: ResponseCache? = nil
+    ) {
         self.init(
-            transport: RedirectSafeSession(configuration: configuration),
+            transport: RedirectSafeSession(
+                configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders),
             maxConcurrentLoads: maxConcurrentLoads,
             cache: cache
         )
@@ -154,6 +163,7 @@ public struct Webservice: Sendable {
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
+        try validateHeaderFields(resource.headers)
         let request = URLRequest(resource: resource)
         let limit = resource.maxBodySize
         let (data, response) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
@@ -171,14 +181,14 @@ public struct Webservice: Sendable {
         maxBodySize: Int?
     ) async throws -> (Data, URLResponse) {
         if request.url?.isFileURL == true {
-            return try await reportingTransportErrors {
+            return try await reportingTransportErrors(of: request) {
                 try await FileTransport(maxBodySize: maxBodySize).data(for: request)
             }
         }
         if let cached = await cache?.response(for: request), let response = cached.httpResponse {
             return (cached.body, response)
         }
-        let (data, response) = try await reportingTransportErrors {
+        let (data, response) = try await reportingTransportErrors(of: request) {
             try await withinLimit { try await send(request, within: timeout, maxBodySize: maxBodySize) }
         }
         if let maxBodySize, data.count > maxBodySize {
@@ -190,14 +200,19 @@ public struct Webservice: Sendable {
         return (data, response)
     }
 
-    /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)``, or as `CancellationError` when
-    /// the task was cancelled; a ``WebserviceError`` such as ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
-    private func reportingTransportErrors<T>(_ operation: () async throws -> T) async throws -> T {
+    /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)`` without `request`'s credentials,
+    /// or as `CancellationError` when the task was cancelled; a ``WebserviceError`` such as
+    /// ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
+    private func reportingTransportErrors<T>(of request: URLRequest, _ operation: () async throws -> T) async throws
+        -> T
+    {
         do {
             return try await operation()
         } catch {
             if error is CancellationError || error is WebserviceError { throw error }
-            throw Task.isCancelled ? CancellationError() : WebserviceError.transport(error)
+            if Task.isCancelled { throw CancellationError() }
+            let standardized = (error as? URLError)?.standardized ?? error
+            throw WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
         }
     }
 

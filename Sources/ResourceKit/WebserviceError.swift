@@ -15,15 +15,16 @@ import Foundation
 /// ```
 ///
 /// Its description is meant for logs: one line that names the failure, the status, the body's size and, for an
-/// unacceptable status, the first 200 characters of the body (the server's error message). It never prints header
-/// values that carry credentials (`Authorization`, `Cookie`, `Set-Cookie`, API keys, tokens); neither does `dump`.
-/// It does print the start of an error body as it is, so don't log it where such bodies may hold secrets.
+/// unacceptable status, the first 200 characters of the body (the server's error message; turn that off with
+/// ``describesBodies``). No description, `dump` or `Mirror` shows a credential: header values other than
+/// harmless ones such as `Content-Type`, URL userinfo, credential query values (`access_token`, `api_key`, `sig`, …),
+/// `Bearer` tokens and JSON fields such as `"password"` are replaced by `REDACTED`.
 public enum WebserviceError: Error, Sendable {
     /// The transport failed before a response arrived, usually with a `URLError` such as `.notConnectedToInternet`,
     /// `.timedOut` or `.cannotConnectToHost`.
     ///
-    /// For a `file:` URL it holds the file system's `CocoaError`, such as `.fileReadNoSuchFile`, or
-    /// `URLError(.unsupportedURL)` when the resource's method is not `GET`.
+    /// A `URLError` keeps its code with its URLs and messages redacted; another error whose text would show one of
+    /// the request's credentials is kept as its redacted description.
     case transport(any Error)
     /// The transport returned a response that is not an `HTTPURLResponse`.
     case nonHTTPResponse(body: Data)
@@ -35,7 +36,8 @@ public enum WebserviceError: Error, Sendable {
     case serverError(any Error, statusCode: Int, headers: [String: String], body: Data)
     /// The resource's ``Resource/parse`` threw on an accepted response, typically a `DecodingError`.
     case parsing(any Error, statusCode: Int, headers: [String: String], body: Data)
-    /// The request body could not be encoded, typically an `EncodingError`.
+    /// The request could not be encoded: its body, typically an `EncodingError`, or a header field whose name or
+    /// value HTTP forbids (an `EncodingError.invalidValue` naming the field, never showing its value).
     case encoding(any Error)
     /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes; transports that can
     /// stop reading early have.
@@ -100,8 +102,12 @@ public enum WebserviceError: Error, Sendable {
 }
 
 extension WebserviceError: CustomStringConvertible, LocalizedError {
-    /// A one-line account of the failure for logs, with credential header values left out.
+    /// A one-line account of the failure for logs, with credentials redacted.
     public var description: String {
+        Redaction.scrub(unredactedDescription)
+    }
+
+    private var unredactedDescription: String {
         switch self {
         case .transport(let error):
             "The request failed before a response arrived: \(Self.explain(error))"
@@ -139,6 +145,7 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
 
     /// The start of a textual body on one line, for error bodies such as `{"error": "not found"}`.
     private static func preview(of body: Data) -> String? {
+        guard describesBodies else { return nil }
         let limit = min(body.count, 200)
         // Cut at a character boundary: a UTF-8 character split by the limit has at most three bytes before it.
         for length in stride(from: limit, to: max(limit - 4, 0), by: -1) {
@@ -211,7 +218,23 @@ extension WebserviceError: CustomReflectable {
 
     private static func redacting(_ headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { result, field in
-            result[field.key] = isCredentialHeader(field.key) ? "<redacted>" : field.value
+            result[field.key] = isSafeHeader(field.key) ? Redaction.scrub(field.value) : Redaction.mark
         }
+    }
+}
+
+extension WebserviceError {
+    /// Whether descriptions show the start of an error body, `true` unless you turn it off.
+    ///
+    /// Turn it off, once at launch, where a server may echo secrets in its error bodies; the bodies stay available
+    /// through ``body``. Credentials in previews are redacted either way. (Apple systems before macOS 15 and iOS 18
+    /// lack the lock it needs, and always show previews.)
+    ///
+    /// ```swift
+    /// WebserviceError.describesBodies = false
+    /// ```
+    public static var describesBodies: Bool {
+        get { BodyPreviewSwitch.isOn }
+        set { BodyPreviewSwitch.isOn = newValue }
     }
 }

@@ -24,6 +24,7 @@ extension Router {
     ///   `Cache-Control` (default `max-age=60`).
     /// - `GET /faults/concurrent?ms=`: holds each request that long and answers `{"mostInFlight": n}`, the most
     ///   requests it has held at once so far.
+    /// - Hostile responses: see ``addHostileFaultRoutes()``.
     public func addFaultRoutes() {
         let meter = FaultMeter()
         get("/faults/status/:code") { _, context in
@@ -150,6 +151,7 @@ extension Router {
             let items = request.uri.queryParameters.map { [String($0.key), String($0.value)] }
             return try Response.json(QueryEcho(raw: request.uri.query ?? "", items: items))
         }
+        addHostileFaultRoutes()
     }
 }
 
@@ -184,20 +186,20 @@ private struct QueryEcho: Encodable {
 }
 
 /// The error a fault throws to make Hummingbird drop the connection.
-private enum FaultError: Error {
+enum FaultError: Error {
     case droppedConnection
 }
 
 extension Request {
     /// The query parameter `name` as an integer, when present and numeric.
-    fileprivate func integer(_ name: String) -> Int? {
+    func integer(_ name: String) -> Int? {
         uri.queryParameters[name[...]].flatMap { Int(String($0)) }
     }
 }
 
 extension Response {
     /// A 200 response with `body` as it is.
-    fileprivate static func raw(_ body: String, contentType: String) -> Response {
+    static func raw(_ body: String, contentType: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }

@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+
+extension Router {
+    /// Adds `/faults/…` endpoints that attack the client rather than fail: lies about lengths and encodings.
+    ///
+    /// - `GET /faults/lying-length?announce=&bytes=`: announces a `Content-Length` of `announce` bytes (default
+    ///   5 000 000 000), sends `bytes` (default 4 096) in two writes, then drops the connection.
+    /// - `GET /faults/encoded?encoding=`: a JSON body labelled with that `Content-Encoding` (default `br`) but sent as
+    ///   it is, so only a client that ignores the label parses it.
+    func addHostileFaultRoutes() {
+        get("/faults/lying-length") { request, _ in
+            let announced = request.uri.queryParameters["announce"].map(String.init) ?? "5000000000"
+            let half = max(request.integer("bytes") ?? 4_096, 2) / 2
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream", .contentLength: announced],
+                body: ResponseBody { writer in
+                    // Two writes, so the client gathers more than one buffer.
+                    try await writer.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: half))
+                    try await Task.sleep(for: .milliseconds(50))
+                    try await writer.write(ByteBuffer(repeating: UInt8(ascii: "y"), count: half))
+                    try await Task.sleep(for: .milliseconds(50))
+                    throw FaultError.droppedConnection
+                }
+            )
+        }
+        get("/faults/encoded") { request, _ in
+            let encoding = request.uri.queryParameters["encoding"].map(String.init) ?? "br"
+            var response = Response.raw(#"{"id": "1", "title": "Encoded"}"#, contentType: Response.jsonContentType)
+            response.headers[.contentEncoding] = encoding
+            return response
+        }
+    }
+}

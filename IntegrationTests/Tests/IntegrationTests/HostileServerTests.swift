@@ -1,0 +1,148 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A hostile server can't crash the client, make it allocate what it claims, or learn a credential from it; and no
+/// error the client reports shows one.
+@Suite(.timeLimit(.minutes(1))) struct HostileServerTests {
+    /// Credentials under names no blocklist knows, each with a value found nowhere else.
+    private static let oddlyNamedCredentials = [
+        "X-Authorization": "x-authorization-secret",
+        "Authentication": "authentication-secret",
+        "X-Auth": "x-auth-secret",
+        "DPoP": "dpop-secret",
+        "X-Auth-Pass": "x-auth-pass-secret",
+        "X-JWT-Assertion": "x-jwt-assertion-secret",
+    ]
+
+    @Test(arguments: ["5000000000", "4000000000"])
+    func contentLengthThatLiesDoesNotCrashTheClient(announced: String) async throws {
+        try await inChildProcess {
+            try await withServer { base in
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await webservice.load(bytes(base / "faults/lying-length?announce=\(announced)&bytes=4096"))
+                }
+                #expect(error.urlError != nil, "expected a transport error, got \(error)")
+            }
+        }
+    }
+
+    @Test(arguments: [302, 307])
+    func credentialsOfAnyNameStayOnTheirOrigin(status: Int) async throws {
+        let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+        try await withServer { base in
+            var redirect = Resource<[String: String]>(
+                get: base / "faults/redirect",
+                headers: Self.oddlyNamedCredentials.merging(["Accept-Language": "de"]) { $1 })
+            redirect.queryItems = [
+                URLQueryItem(name: "to", value: (other.baseURL / "faults/headers").absoluteString),
+                URLQueryItem(name: "status", value: "\(status)"),
+            ]
+            let received = try await webservice.load(redirect)
+            for name in Self.oddlyNamedCredentials.keys {
+                #expect(received[name.lowercased()] == nil, "\(name) reached the other origin")
+            }
+            #expect(received["accept-language"] == "de", "harmless fields still follow")
+            #expect(received["accept"] == "application/json")
+        }
+        await other.stop()
+    }
+
+    @Test func headersDeclaredSafeFollowACrossOriginRedirect() async throws {
+        let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+        try await withServer { base in
+            var redirect = Resource<[String: String]>(
+                get: base / "faults/redirect", headers: ["X-Request-ID": "42", "X-Auth": "x-auth-secret"])
+            redirect.queryItems = [URLQueryItem(name: "to", value: (other.baseURL / "faults/headers").absoluteString)]
+            #if AsyncHTTPClient
+                var transport = AsyncHTTPClientTransport()
+                transport.crossOriginSafeHeaders = ["x-request-id"]
+                let service = Webservice(transport: transport)
+            #else
+                let service = Webservice(configuration: .ephemeral, crossOriginSafeHeaders: ["X-Request-ID"])
+            #endif
+            let received = try await service.load(redirect)
+            #expect(received["x-request-id"] == "42")
+            #expect(received["x-auth"] == nil)
+        }
+        await other.stop()
+    }
+
+    @Test func failedLoadShowsNoCredentialInAnyTextualForm() async throws {
+        // Port 1 on loopback refuses the connection at once.
+        let url = try #require(
+            URL(string: "http://alice:pa55word-secret@127.0.0.1:1/episodes?access_token=t0ken-secret&q=1"))
+        var resource = bytes(url)
+        resource.headers = ["X-Auth": "x-auth-secret", "Authorization": "Bearer bearer-secret"]
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(error.urlError?.code == .cannotConnectToHost)
+        expectNoSecret(in: error, ["pa55word-secret", "t0ken-secret", "x-auth-secret", "bearer-secret"])
+    }
+
+    @Test func headerValueWithALineBreakIsRefusedWithoutShowingIt() async throws {
+        try await withServer { base in
+            var resource = bytes(base / "faults/headers")
+            resource.headers = ["X-Token": "t0ken-secret\r\nX-Injected: 1"]
+            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+            guard case .encoding(let reason) = error else {
+                Issue.record("expected .encoding, got \(error)")
+                return
+            }
+            #expect("\(reason)".contains("X-Token"))
+            expectNoSecret(in: error, ["t0ken-secret"])
+        }
+    }
+
+    @Test func defaultUserAgentIsSentUnlessTheCallerSetsOne() async throws {
+        try await withServer { base in
+            let sent = try await webservice.load(Resource<[String: String]>(get: base / "faults/headers"))
+            #expect(sent["user-agent"]?.hasPrefix("ResourceKit/") == true, "\(sent["user-agent"] ?? "none")")
+            let own = Resource<[String: String]>(get: base / "faults/headers", headers: ["User-Agent": "SwiftTalk/2"])
+            #expect(try await webservice.load(own)["user-agent"] == "SwiftTalk/2")
+        }
+    }
+
+    #if !AsyncHTTPClient
+        @Test func userAgentOfTheSessionConfigurationWins() async throws {
+            try await withServer { base in
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.httpAdditionalHeaders = ["User-Agent": "SwiftTalk/3"]
+                let sent = try await Webservice(configuration: configuration)
+                    .load(Resource<[String: String]>(get: base / "faults/headers"))
+                #expect(sent["user-agent"] == "SwiftTalk/3")
+            }
+        }
+    #endif
+
+    @Test func bodyInAnEncodingTheTransportCannotDecodeNamesTheEncoding() async throws {
+        try await withServer { base in
+            let error = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(Resource<[String: String]>(get: base / "faults/encoded?encoding=br"))
+            }
+            #expect(error.urlError?.code == .cannotDecodeContentData, "\(error)")
+            #expect(error.description.contains("Content-Encoding"), "\(error)")
+            #if AsyncHTTPClient
+                #expect(error.description.contains(#""br""#), "\(error)")
+            #endif
+        }
+    }
+
+    /// Checks that no textual form of `error` contains any of `secrets`.
+    private func expectNoSecret(in error: WebserviceError, _ secrets: [String]) {
+        var dumped = ""
+        dump(error, to: &dumped)
+        var underlying = ""
+        if let cause = error.underlyingError { dump(cause, to: &underlying) }
+        let forms = [error.description, String(reflecting: error), error.localizedDescription, dumped, underlying]
+        for form in forms {
+            for secret in secrets {
+                #expect(!form.contains(secret), "\(secret) leaked into: \(form)")
+            }
+        }
+    }
+}

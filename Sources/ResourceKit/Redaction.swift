@@ -1,0 +1,290 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Keeps credentials out of everything ResourceKit prints: URL userinfo, credential query values, `Bearer` and
+/// `Basic` tokens, JSON credential fields, and the secrets a request carried.
+enum Redaction {
+    /// What a credential is replaced with.
+    static let mark = "REDACTED"
+
+    /// Whether a query item, form or JSON field with this name holds a credential, such as `access_token`,
+    /// `api_key`, `sig` or `password`.
+    static func isCredentialName(_ name: some StringProtocol) -> Bool {
+        let name = name.lowercased()
+        return name == "code" || name == "key"
+            || [
+                "token", "secret", "pass", "pwd", "auth", "sig", "credential", "session", "apikey", "api_key",
+                "api-key",
+                "jwt", "assertion", "private",
+            ].contains { name.contains($0) }
+    }
+
+    /// The credentials `request` carries: the values of its unsafe header fields, its URL's user and password, and
+    /// its credential query values.
+    static func secrets(of request: URLRequest) -> [String] {
+        var secrets = (request.allHTTPHeaderFields ?? [:]).compactMap { isSafeHeader($0.key) ? nil : $0.value }
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+            secrets += [components.user, components.password].compactMap { $0 }
+            secrets += (components.queryItems ?? []).compactMap { isCredentialName($0.name) ? $0.value : nil }
+        }
+        // Short values ("1", "on") would blank out unrelated text, and can't be told apart from it anyway.
+        return secrets.filter { $0.count >= 4 }
+    }
+
+    /// `url` with its userinfo, credential query values and `secrets` replaced by ``mark``, or `nil` if the result
+    /// is no URL.
+    static func redacted(_ url: URL, removing secrets: [String] = []) -> URL? {
+        let text = url.absoluteString
+        let scrubbed = scrub(text, removing: secrets)
+        return scrubbed == text ? url : URL(string: scrubbed)
+    }
+
+    /// `text` with every credential in it replaced by ``mark``: the userinfo of URLs, credential query or fragment
+    /// values, `Bearer` and `Basic` tokens, the values of JSON fields with credential names, and `secrets`.
+    static func scrub(_ text: String, removing secrets: [String] = []) -> String {
+        var bytes = Array(text.utf8)
+        bytes = redactingUserinfo(bytes)
+        bytes = redactingAssignments(bytes)
+        bytes = redactingAuthorizationSchemes(bytes)
+        bytes = redactingJSONFields(bytes)
+        var scrubbed = String(decoding: bytes, as: UTF8.self)
+        for secret in secrets where scrubbed.contains(secret) {
+            scrubbed = scrubbed.replacingOccurrences(of: secret, with: mark)
+        }
+        return scrubbed
+    }
+
+    /// `error` without credentials in any of its textual forms.
+    ///
+    /// A `URLError` keeps its code, with its URLs and messages redacted and its underlying error sanitized in turn.
+    /// Another error whose description, reflection or `dump` shows a credential becomes a ``RedactedError`` that
+    /// keeps the redacted description; an error that shows none is returned as it is.
+    static func sanitized(_ error: any Error, removing secrets: [String]) -> any Error {
+        if let error = error as? URLError {
+            return URLError(error.code, userInfo: sanitized(error.userInfo, removing: secrets))
+        }
+        var dumped = ""
+        dump(error, to: &dumped)
+        for text in [String(describing: error), String(reflecting: error), dumped]
+        where scrub(text, removing: secrets)
+            != text
+        {
+            return RedactedError(description: scrub(String(describing: error), removing: secrets))
+        }
+        return error
+    }
+
+    /// The entries of an error's `userInfo` that can be shown safely: URLs and texts redacted, errors sanitized,
+    /// numbers kept, anything else dropped.
+    private static func sanitized(_ userInfo: [String: Any], removing secrets: [String]) -> [String: Any] {
+        userInfo.compactMapValues { value -> Any? in
+            switch value {
+            case let url as URL: redacted(url, removing: secrets)
+            case let text as String: scrub(text, removing: secrets)
+            case let number as Int: number
+            case let error as any Error: sanitized(error, removing: secrets)
+            default: nil
+            }
+        }
+    }
+}
+
+/// An error whose own description would have revealed a credential, kept as that description with the credential
+/// redacted.
+struct RedactedError: Error, CustomStringConvertible, LocalizedError {
+    /// The original error's description, redacted.
+    var description: String
+
+    var errorDescription: String? { description }
+}
+
+// MARK: - Scanning
+
+extension Redaction {
+    private static let markBytes = Array(mark.utf8)
+
+    /// Whether `byte` ends a URL, a query value or a token in running text.
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""),
+            UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ")"),
+            UInt8(ascii: "]"), UInt8(ascii: "}"):
+            true
+        default: false
+        }
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "%"):
+            true
+        default: false
+        }
+    }
+
+    /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``.
+    private static func redactingUserinfo(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: ":"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"),
+                bytes[index + 2] == UInt8(ascii: "/")
+            else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            let start = index + 3
+            var end = start
+            var lastAt: Int?
+            while end < bytes.count, !isDelimiter(bytes[end]),
+                ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+                    .contains(bytes[end])
+            {
+                if bytes[end] == UInt8(ascii: "@") { lastAt = end }
+                end += 1
+            }
+            output += bytes[index..<start]
+            if let lastAt {
+                output += markBytes
+                output += bytes[lastAt..<end]
+            } else {
+                output += bytes[start..<end]
+            }
+            index = end
+        }
+        return output
+    }
+
+    /// Replaces the value of every `name=value` whose name is a credential's and which follows `?`, `&`, `;`, `#`
+    /// or the start of a word, such as `?access_token=…`.
+    private static func redactingAssignments(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            output.append(byte)
+            index += 1
+            let startsName =
+                [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "#")].contains(byte)
+                || isDelimiter(byte)
+            guard startsName else { continue }
+            var end = index
+            while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+            guard end > index, end < bytes.count, bytes[end] == UInt8(ascii: "="),
+                isCredentialName(String(decoding: bytes[index..<end], as: UTF8.self))
+            else { continue }
+            output += bytes[index...end]
+            var valueEnd = end + 1
+            while valueEnd < bytes.count, !isDelimiter(bytes[valueEnd]),
+                ![UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(bytes[valueEnd])
+            {
+                valueEnd += 1
+            }
+            if valueEnd > end + 1 { output += markBytes }
+            index = valueEnd
+        }
+        return output
+    }
+
+    /// Replaces the token after `Bearer`, `Basic`, `Token` or `DPoP`, in any letter case.
+    private static func redactingAuthorizationSchemes(_ bytes: [UInt8]) -> [UInt8] {
+        let schemes = ["bearer ", "basic ", "token ", "dpop "].map { Array($0.utf8) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        scanning: while index < bytes.count {
+            let atWordStart = index == 0 || !isNameByte(bytes[index - 1])
+            if atWordStart {
+                for scheme in schemes where index + scheme.count < bytes.count {
+                    let word = bytes[index..<index + scheme.count].map { $0 | 0x20 }
+                    guard word.elementsEqual(scheme.map { $0 | 0x20 }) else { continue }
+                    var end = index + scheme.count
+                    while end < bytes.count, bytes[end] == UInt8(ascii: " ") { end += 1 }
+                    var tokenEnd = end
+                    while tokenEnd < bytes.count, !isDelimiter(bytes[tokenEnd]) { tokenEnd += 1 }
+                    guard tokenEnd > end else { continue }
+                    output += bytes[index..<end]
+                    output += markBytes
+                    index = tokenEnd
+                    continue scanning
+                }
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        return output
+    }
+
+    /// Replaces the string value of every JSON field with a credential's name, such as `"access_token": "…"`.
+    private static func redactingJSONFields(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            // A quoted name, then `:` and a quoted value.
+            var nameEnd = index + 1
+            while nameEnd < bytes.count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
+            var colon = nameEnd + 1
+            while colon < bytes.count, bytes[colon] == UInt8(ascii: " ") { colon += 1 }
+            var quote = colon + 1
+            while quote < bytes.count, bytes[quote] == UInt8(ascii: " ") { quote += 1 }
+            guard nameEnd > index + 1, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "\""),
+                colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), quote < bytes.count,
+                bytes[quote] == UInt8(ascii: "\""),
+                isCredentialName(String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self))
+            else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            var valueEnd = quote + 1
+            while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") {
+                valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            output += bytes[index...quote]
+            output += markBytes
+            index = min(valueEnd, bytes.count)
+        }
+        return output
+    }
+}
+
+/// The process-wide switch behind ``WebserviceError/describesBodies``.
+enum BodyPreviewSwitch {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private final class Storage: Sendable {
+        let isOn = Mutex(true)
+    }
+
+    /// The storage, where the platform has `Mutex`; on older Apple systems the switch stays on.
+    private static let storage: (any Sendable)? = {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Storage() } else { nil }
+    }()
+
+    static var isOn: Bool {
+        get {
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let storage = storage as? Storage
+            else { return true }
+            return storage.isOn.withLock { $0 }
+        }
+        set {
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let storage = storage as? Storage
+            else { return }
+            storage.isOn.withLock { $0 = newValue }
+        }
+    }
+}

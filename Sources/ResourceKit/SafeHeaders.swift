@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The header fields known to carry no credential: content negotiation, the body's own description, caching, ranges
+/// and `User-Agent`, on requests and responses.
+///
+/// It is an allowlist because a blocklist can't win: APIs carry credentials in fields of any name (`X-Auth`, `DPoP`,
+/// `X-JWT-Assertion`, …). A redirect to another origin keeps only these fields, and error descriptions and `dump`
+/// show only their values.
+let safeHeaderNames: Set<String> = [
+    "accept", "accept-charset", "accept-encoding", "accept-language", "accept-ranges", "age", "allow", "cache-control",
+    "content-encoding", "content-language", "content-length", "content-range", "content-type", "date", "etag",
+    "expires", "last-modified", "pragma", "range", "retry-after", "server", "user-agent", "vary", "via",
+]
+
+/// The `User-Agent` ResourceKit's transports send when neither the request nor the session sets one.
+let defaultUserAgent = "ResourceKit/0.1"
+
+/// Whether a header field with this name is known to carry no credential: on ``safeHeaderNames``, or among the
+/// lowercased `extra` names a caller declared safe.
+func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
+    let name = name.lowercased()
+    return safeHeaderNames.contains(name) || extra.contains(name)
+}
+
+extension URLRequest {
+    /// This redirect's request, keeping every header field when it stays on `original`'s origin (scheme, host and
+    /// port) and only the safe ones (``isSafeHeader(_:extra:)``) when it leaves it.
+    ///
+    /// - Parameters:
+    ///   - original: The request the redirect chain started from.
+    ///   - extraSafeHeaders: Further header names, lowercased, that may reach another origin.
+    func redirected(from original: URLRequest?, extraSafeHeaders: Set<String> = []) -> URLRequest {
+        if let target = url, let source = original?.url, target.hasSameOrigin(as: source) {
+            return self
+        }
+        var stripped = self
+        for name in (allHTTPHeaderFields ?? [:]).keys where !isSafeHeader(name, extra: extraSafeHeaders) {
+            stripped.setValue(nil, forHTTPHeaderField: name)
+        }
+        return stripped
+    }
+}
+
+extension URL {
+    /// Whether both URLs have the same scheme, host and port (a missing port means the scheme's default).
+    fileprivate func hasSameOrigin(as other: URL) -> Bool {
+        scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
+            && effectivePort == other.effectivePort
+    }
+
+    private var effectivePort: Int? {
+        port ?? ["http": 80, "https": 443][scheme?.lowercased() ?? ""]
+    }
+}
+
+/// Checks that every header field's name is an HTTP token and its value has no control character but tab, as RFC 9110
+/// requires: a CR or LF from a server-supplied token would otherwise split the request, or be dropped silently.
+///
+/// - Throws: ``WebserviceError/encoding(_:)`` with an `EncodingError.invalidValue` that names the field; the value is
+///   never part of the error.
+func validateHeaderFields(_ fields: [String: String]) throws(WebserviceError) {
+    for (name, value) in fields {
+        let validName = !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
+        let validValue = value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
+        guard validName, validValue else {
+            let field = validName ? name : Redaction.mark
+            let reason =
+                "The header field \"\(field)\" has a \(validName ? "value" : "name") that HTTP forbids, such as "
+                + "one with a line break or another control character; the request was not sent."
+            throw .encoding(EncodingError.invalidValue(field, .init(codingPath: [], debugDescription: reason)))
+        }
+    }
+}
+
+/// Whether `byte` may appear in a header name: RFC 9110's `tchar`.
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+}

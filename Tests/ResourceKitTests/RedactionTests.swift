@@ -1,0 +1,123 @@
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// No textual form of an error ResourceKit throws shows a credential, wherever the credential hid.
+@Suite struct RedactionTests {
+    private static let secretURL = URL(
+        string: "https://alice:pa55word@api.example.com/me?access_token=t0ken&sig=s1gnature&q=swift")!
+    private static let secrets = ["pa55word", "t0ken", "s1gnature", "x-auth-value", "bearer-value"]
+
+    /// A resource whose request carries credentials in its URL and in header fields no blocklist knows.
+    private static var resource: Resource<Data> {
+        var resource = Resource<Data>(url: secretURL)
+        resource.headers = ["X-Auth": "x-auth-value", "Authorization": "Bearer bearer-value"]
+        return resource
+    }
+
+    private func failure(throwing error: any Error) async throws -> WebserviceError {
+        let webservice = Webservice(transport: StubTransport { _ in throw error })
+        return try await #require(throws: WebserviceError.self) { try await webservice.load(Self.resource) }
+    }
+
+    private func expectNoSecret(in error: WebserviceError, sourceLocation: SourceLocation = #_sourceLocation) {
+        var dumped = ""
+        dump(error, to: &dumped)
+        var underlying = ""
+        if let cause = error.underlyingError { dump(cause, to: &underlying) }
+        for form in [error.description, String(reflecting: error), error.localizedDescription, dumped, underlying] {
+            for secret in Self.secrets {
+                #expect(!form.contains(secret), "\(secret) leaked into: \(form)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func urlErrorKeepsItsCodeAndHostButNotTheCredentialsOfItsURLs() async throws {
+        let underlying = NSError(
+            domain: "curl", code: 7, userInfo: ["NSErrorFailingURLStringKey": Self.secretURL.absoluteString])
+        let error = try await failure(
+            throwing: URLError(
+                .timedOut,
+                userInfo: [
+                    NSURLErrorFailingURLErrorKey: Self.secretURL,
+                    NSLocalizedDescriptionKey: "Timed out loading \(Self.secretURL.absoluteString)",
+                    NSUnderlyingErrorKey: underlying,
+                ]))
+        #expect(error.urlError?.code == .timedOut)
+        #expect(error.urlError?.failingURL?.host == "api.example.com")
+        #expect(error.urlError?.failingURL?.query?.contains("q=swift") == true)
+        expectNoSecret(in: error)
+    }
+
+    @Test func errorOfAnotherTypeThatShowsARequestCredentialIsKeptRedacted() async throws {
+        struct EchoingError: Error {
+            var sentHeader: String
+        }
+        let error = try await failure(throwing: EchoingError(sentHeader: "X-Auth: x-auth-value"))
+        #expect(!(error.underlyingError is EchoingError))
+        #expect(error.description.contains("REDACTED"))
+        expectNoSecret(in: error)
+    }
+
+    @Test func errorThatShowsNoCredentialIsKeptAsItIs() async throws {
+        struct Harmless: Error {
+            var reason = "disk full"
+        }
+        let error = try await failure(throwing: Harmless())
+        #expect((error.underlyingError as? Harmless)?.reason == "disk full")
+    }
+
+    @Test func headerValueWithALineBreakIsNeverSent() async throws {
+        let log = RequestLog()
+        let webservice = Webservice(
+            transport: StubTransport { request in
+                await log.record(request)
+                return (Data(), try httpResponse(200))
+            })
+        var resource = Self.resource
+        resource.headers["X-Token"] = "t0ken\r\nX-Injected: yes"
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        guard case .encoding(let reason) = error else {
+            Issue.record("expected .encoding, got \(error)")
+            return
+        }
+        #expect("\(reason)".contains("X-Token"))
+        #expect(await log.requests.isEmpty)
+        expectNoSecret(in: error)
+    }
+
+    @Test func bodyPreviewHidesCredentialFieldsAndKeepsTheMessage() {
+        let body = Data(#"{"error": "expired", "access_token": "t0ken", "next": "https://x.test/?sig=s1gnature"}"#.utf8)
+        let error = WebserviceError.unacceptableStatus(statusCode: 401, headers: [:], body: body)
+        #expect(error.description.contains(#""error": "expired""#))
+        expectNoSecret(in: error)
+    }
+
+    @Test func dumpShowsOnlyHarmlessResponseHeaderValues() {
+        var dumped = ""
+        let headers = ["X-Ticket": "x-auth-value", "Content-Type": "application/json", "Retry-After": "30"]
+        dump(WebserviceError.unacceptableStatus(statusCode: 503, headers: headers, body: Data()), to: &dumped)
+        #expect(dumped.contains("application/json"))
+        #expect(dumped.contains("30"))
+        #expect(dumped.contains("X-Ticket"))
+        #expect(!dumped.contains("x-auth-value"))
+    }
+
+    @Test(arguments: [
+        ("http://bob:pa55word@host/x", "pa55word"),
+        ("see https://host/cb?code=abc123&state=1", "abc123"),
+        ("Authorization: Bearer t0ken.parts-here", "t0ken.parts-here"),
+        ("GET /me;jsessionid=s3ss10n HTTP/1.1", "s3ss10n"),
+        (#"{"password":"hunter22"}"#, "hunter22"),
+        ("https://host/#access_token=fr4gment", "fr4gment"),
+    ])
+    func descriptionsRedactCredentialsInAnyText(text: String, secret: String) {
+        let error = WebserviceError.transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text]))
+        #expect(!error.description.contains(secret), "\(error.description)")
+        #expect(error.description.contains("REDACTED"))
+    }
+}
