@@ -33,6 +33,7 @@ extension URLRequest {
     /// - Parameters:
     ///   - original: The request the redirect chain started from.
     ///   - extraSafeHeaders: Further header names, lowercased, that may reach another origin.
+    /// - Returns: The request to send to the redirect's target.
     func redirected(from original: URLRequest?, extraSafeHeaders: Set<String> = []) -> URLRequest {
         if let target = url, let source = original?.url, target.hasSameOrigin(as: source) {
             return self

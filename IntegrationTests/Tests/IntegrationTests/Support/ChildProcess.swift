@@ -13,6 +13,7 @@ import Testing
 /// - Parameters:
 ///   - test: The calling test's function name, which selects it in the child; unique among the suite's tests.
 ///   - body: The work, with its expectations; they are checked in the child.
+/// - Throws: What `body` throws in the child, or an error starting the child process.
 func inChildProcess(test: String = #function, _ body: () async throws -> Void) async throws {
     let variable = "RESOURCEKIT_CHILD_TEST"
     let name = String(test.prefix { $0 != "(" })
