@@ -102,7 +102,7 @@ public struct Webservice: Sendable {
     ///
     /// Your session's delegate decides how redirects are followed. Linux's `URLSession` forwards every header,
     /// `Authorization` included, to the redirect's target unless the delegate removes it;
-    /// ``init(maxConcurrentLoads:cache:)`` and ``init(configuration:maxConcurrentLoads:cache:)`` do that for you.
+    /// ``init(maxConcurrentLoads:cache:)`` and ``init(configuration:crossOriginSafeHeaders:maxConcurrentLoads:cache:)`` do that for you.
     ///
     /// ```swift
     /// let webservice = Webservice(session: .shared)

@@ -27,7 +27,14 @@ import Testing
                 let error = try await #require(throws: WebserviceError.self) {
                     try await webservice.load(bytes(base / "faults/lying-length?announce=\(announced)&bytes=4096"))
                 }
-                #expect(error.urlError != nil, "expected a transport error, got \(error)")
+                // The truncated body is a lost connection; AsyncHTTPClient refuses to gather more than 4 GB at all.
+                let refusedUpFront: Bool
+                if case .bodyTooLarge(limit: 4_000_000_000) = error {
+                    refusedUpFront = true
+                } else {
+                    refusedUpFront = false
+                }
+                #expect(error.urlError != nil || (refusedUpFront && announced == "5000000000"), "got \(error)")
             }
         }
     }
