@@ -24,6 +24,7 @@ import Testing
     func contentLengthThatLiesDoesNotCrashTheClient(announced: String) async throws {
         try await inChildProcess {
             try await withServer { base in
+                let before = try #require(processMemory("VmRSS"))
                 let error = try await #require(throws: WebserviceError.self) {
                     try await webservice.load(bytes(base / "faults/lying-length?announce=\(announced)&bytes=4096"))
                 }
@@ -34,6 +35,9 @@ import Testing
                 } else {
                     refusedUpFront = false
                 }
+                let growth = try #require(processMemory("VmHWM")) - before
+                print("Peak RSS growth after a Content-Length of \(announced): \(growth / 1024) KiB")
+                #expect(growth < 64 * 1_048_576, "the client grew by \(growth) bytes for a 4 KB body")
                 #expect(error.urlError != nil || (refusedUpFront && announced == "5000000000"), "got \(error)")
             }
         }

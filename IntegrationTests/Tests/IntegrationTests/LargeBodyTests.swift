@@ -57,11 +57,11 @@ extension MemoryHungryTests {
             try await withServer { base in
                 var endless = bytes(base / "faults/large?megabytes=2048&chunked=1&ms=1")
                 endless.maxBodySize = Self.megabyte
-                let before = try #require(memory("VmRSS"))
+                let before = try #require(processMemory("VmRSS"))
                 let error = try await #require(throws: WebserviceError.self) {
                     try await service(transport).load(endless)
                 }
-                let peak = try #require(memory("VmHWM"))
+                let peak = try #require(processMemory("VmHWM"))
                 guard case .bodyTooLarge(let limit) = error else {
                     Issue.record("expected bodyTooLarge, got \(error)")
                     return
@@ -99,14 +99,6 @@ extension MemoryHungryTests {
                 #expect(received["accept"] == "application/json")
             }
             await other.stop()
-        }
-
-        /// A field of `/proc/self/status` in bytes, such as `VmRSS` (resident now) or `VmHWM` (the most resident yet).
-        private func memory(_ field: String) -> Int? {
-            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-            let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-            return kilobytes.map { $0 * 1024 }
         }
     }
 }
