@@ -282,6 +282,27 @@ import Testing
         #expect(await cache.byteCount <= 800)
     }
 
+    @Test func responsesAreDroppedInTheOrderTheyWereLastUsed() async throws {
+        // Each small response takes about 350 bytes: room for four. The large one takes the room of two.
+        let cache = ResponseCache(byteLimit: 1_450, now: { TestClock.now })
+        let small = service(cache: cache, bodyLength: 300)
+        for (path, number) in zip(["a", "b", "c", "d"], ["1", "2", "3", "4"]) {
+            #expect(try await load(numbered(path), with: small) == number)
+        }
+        #expect(try await load(numbered("c"), with: small) == "3")
+        #expect(try await load(numbered("a"), with: small) == "1")
+        // A response that replaces the stored one counts as used too.
+        #expect(try await load(numbered("d", headers: ["Cache-Control": "no-cache"]), with: small) == "5")
+        // Least recently used first: b, c, a, d. The large response makes room by dropping b and c.
+        #expect(try await load(numbered("large"), with: service(cache: cache, bodyLength: 650)) == "6")
+        #expect(await cache.count == 3)
+        #expect(try await load(numbered("a"), with: small) == "1")
+        #expect(try await load(numbered("d"), with: small) == "5")
+        #expect(try await load(numbered("large"), with: small) == "6")
+        #expect(try await load(numbered("b"), with: small) == "7")
+        #expect(try await load(numbered("c"), with: small) == "8")
+    }
+
     @Test func responseLargerThanTheLimitIsNotStoredAndDropsNothing() async throws {
         let cache = ResponseCache(byteLimit: 800, now: { TestClock.now })
         let small = service(cache: cache, bodyLength: 300)
