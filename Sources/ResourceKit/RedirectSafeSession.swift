@@ -40,15 +40,18 @@ final class RedirectSafeSession: Transport {
     }
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await session.data(for: withCredentials(request))
+        try await session.data(for: prepared(request))
     }
 
     func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        try await session.data(for: withCredentials(request), maxBodySize: maxBodySize)
+        try await session.data(for: prepared(request), maxBodySize: maxBodySize)
     }
 
-    /// `request` with the configuration's credential headers that it doesn't set itself.
-    private func withCredentials(_ request: URLRequest) -> URLRequest {
+    /// The request as this transport sends it: with the configuration's credential headers that it doesn't set
+    /// itself.
+    ///
+    /// ``Webservice`` keys its cache with it (see `PreparesRequests`); sending a prepared request again adds nothing.
+    func prepared(_ request: URLRequest) -> URLRequest {
         var request = request
         for (name, value) in credentials where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)

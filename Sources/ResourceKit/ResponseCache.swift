@@ -35,9 +35,9 @@ import Foundation
 ///
 /// A response is stored under its URL and the request's header fields (except `Cache-Control`), so requests with
 /// different `Authorization`, `Cookie`, `Accept` or API-key fields never share a response: one user's response is
-/// never served to another. Fields that a transport adds on its own, such as a session's `httpAdditionalHeaders`
-/// or its cookie storage, are not part of the key; share a cache only among web services that send as the same
-/// user. Files (`file:` URLs) are never cached.
+/// never served to another. The fields a `URLSession` adds from its configuration's `httpAdditionalHeaders` are part
+/// of the key too. Cookies a session adds from its cookie storage, and fields your own ``Transport`` adds, are not;
+/// share a cache only among web services that send them alike. Files (`file:` URLs) are never cached.
 ///
 /// The cache holds at most ``byteLimit`` bytes, counted as each response's body plus the text of its URL and its
 /// request and response header fields. When a new response doesn't fit, the least recently used ones are dropped
