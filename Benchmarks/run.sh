@@ -4,7 +4,7 @@
 #
 #   Benchmarks/run.sh                    # the full run, about 5 minutes
 #   Benchmarks/run.sh --quick            # a smoke test
-#   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc or memory
+#   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc, memory or cache
 #   Benchmarks/run.sh --rounds 9
 #
 # Set BENCH_PORT to choose the port (default: the first free one from 18080).

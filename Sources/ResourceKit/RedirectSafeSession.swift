@@ -58,6 +58,8 @@ final class RedirectSafeSession: Transport {
     }
 
     /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
+    ///
+    /// ``Webservice`` keys its cache with it (see `PreparesRequests`); sending a prepared request again adds nothing.
     func prepared(_ request: URLRequest) -> URLRequest {
         var request = request
         for (name, value) in addedHeaders where request.value(forHTTPHeaderField: name) == nil {

@@ -35,14 +35,14 @@ import Foundation
 ///
 /// A response is stored under its URL and the request's header fields (except `Cache-Control`), so requests with
 /// different `Authorization`, `Cookie`, `Accept` or API-key fields never share a response: one user's response is
-/// never served to another. Fields that a transport adds on its own, such as a session's `httpAdditionalHeaders`
-/// or its cookie storage, are not part of the key; share a cache only among web services that send as the same
-/// user. Files (`file:` URLs) are never cached.
+/// never served to another. The fields a `URLSession` adds from its configuration's `httpAdditionalHeaders` are part
+/// of the key too. Cookies a session adds from its cookie storage, and fields your own ``Transport`` adds, are not;
+/// share a cache only among web services that send them alike. Files (`file:` URLs) are never cached.
 ///
 /// The cache holds at most ``byteLimit`` bytes, counted as each response's body plus the text of its URL and its
 /// request and response header fields. When a new response doesn't fit, the least recently used ones are dropped
-/// to make room; a response larger than the whole limit is not stored. Two loads of the same resource that miss at
-/// the same time both send their request.
+/// to make room, each in constant time; a response larger than the whole limit is not stored. Two loads of the same
+/// resource that miss at the same time both send their request.
 public actor ResponseCache {
     /// The most bytes the cache holds; 0 when it was created with a limit below 0.
     public nonisolated let byteLimit: Int
@@ -54,9 +54,7 @@ public actor ResponseCache {
     public var count: Int { entries.count }
 
     private let now: @Sendable () -> Date
-    private var entries: [Key: Entry] = [:]
-    /// Counts uses, to find the least recently used entry.
-    private var uses: UInt64 = 0
+    private var entries = RecencyList<Key, Entry>()
 
     /// Creates an empty cache that holds at most `byteLimit` bytes.
     ///
@@ -99,8 +97,7 @@ public actor ResponseCache {
             remove(key)
             return nil
         }
-        uses += 1
-        entries[key]?.lastUse = uses
+        entries.use(key)
         return entry.response
     }
 
@@ -113,7 +110,7 @@ public actor ResponseCache {
         guard let key = Key(request) else {
             // An unsafe method that succeeded may have changed what a GET of the same URL returns.
             if response.statusCode < 400 {
-                for key in entries.keys where key.url == request.url?.absoluteString {
+                for key in entries.keys.filter({ $0.url == request.url?.absoluteString }) {
                     remove(key)
                 }
             }
@@ -125,11 +122,10 @@ public actor ResponseCache {
         guard let lifetime = response.freshnessLifetime else { return }
         let cost = key.byteCount + response.byteCount
         guard cost <= byteLimit else { return }
-        while byteCount + cost > byteLimit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            remove(oldest.key)
+        while byteCount + cost > byteLimit, let oldest = entries.leastRecentlyUsedKey {
+            remove(oldest)
         }
-        uses += 1
-        entries[key] = Entry(response: response, expiry: now() + lifetime, cost: cost, lastUse: uses)
+        entries.insert(Entry(response: response, expiry: now() + lifetime, cost: cost), for: key)
         byteCount += cost
     }
 
@@ -216,7 +212,6 @@ extension ResponseCache {
         var response: StoredResponse
         var expiry: Date
         var cost: Int
-        var lastUse: UInt64
     }
 }
 

@@ -164,7 +164,9 @@ public struct Webservice: Sendable {
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
-        let request = URLRequest(resource: resource)
+        let built = URLRequest(resource: resource)
+        // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
+        let request = (transport as? any PreparesRequests)?.prepared(built) ?? built
         let limit = resource.maxBodySize
         let (data, response) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
         try Task.checkCancellation()

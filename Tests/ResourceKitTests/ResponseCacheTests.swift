@@ -36,9 +36,10 @@ import Testing
     private func numbered(
         _ path: String = "feed",
         method: HTTPMethod<Data> = .get,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        at base: URL = baseURL
     ) -> Resource<String> {
-        Resource(url: baseURL.appendingPathComponent(path), method: method, headers: headers) { data in
+        Resource(url: base.appendingPathComponent(path), method: method, headers: headers) { data in
             String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         }
     }
@@ -243,6 +244,39 @@ import Testing
         #expect(await server.count == 3)
     }
 
+    /// The two ways to give a web service a `URLSession` whose configuration adds header fields.
+    enum ConfiguredSession: String, CaseIterable {
+        case configuration, session
+
+        /// A web service whose session adds `headers` to each request, with `cache`.
+        func webservice(adding headers: [String: String], cache: ResponseCache) -> Webservice {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = headers
+            switch self {
+            case .configuration: return Webservice(configuration: configuration, cache: cache)
+            case .session: return Webservice(session: URLSession(configuration: configuration), cache: cache)
+            }
+        }
+    }
+
+    @Test(arguments: ConfiguredSession.allCases)
+    func headerFieldsTheSessionAddsArePartOfTheKey(_ session: ConfiguredSession) async throws {
+        let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
+        // Nothing listens on port 1: a load that isn't served from the cache fails.
+        let unreachable = try #require(URL(string: "http://127.0.0.1:1"))
+        let stub = service(cache: cache)
+        #expect(
+            try await load(numbered(headers: ["Authorization": "Bearer alice"], at: unreachable), with: stub) == "1")
+        #expect(try await load(numbered(at: unreachable), with: stub) == "2")
+        var resource = numbered(at: unreachable)
+        resource.timeout = 10
+        let alice = session.webservice(adding: ["Authorization": "Bearer alice"], cache: cache)
+        #expect(try await load(resource, with: alice) == "1")
+        let bob = session.webservice(adding: ["Authorization": "Bearer bob"], cache: cache)
+        await #expect(throws: WebserviceError.self) { try await load(resource, with: bob) }
+        #expect(await server.count == 2)
+    }
+
     @Test func headerNamesAreMatchedWhateverTheirCase() async throws {
         let service = service()
         #expect(try await load(numbered(headers: ["Authorization": "Bearer alice"]), with: service) == "1")
@@ -280,6 +314,27 @@ import Testing
         #expect(try await load(numbered("b"), with: service) == "4")
         #expect(await cache.count == 2)
         #expect(await cache.byteCount <= 800)
+    }
+
+    @Test func responsesAreDroppedInTheOrderTheyWereLastUsed() async throws {
+        // Each small response takes about 350 bytes: room for four. The large one takes the room of two.
+        let cache = ResponseCache(byteLimit: 1_450, now: { TestClock.now })
+        let small = service(cache: cache, bodyLength: 300)
+        for (path, number) in zip(["a", "b", "c", "d"], ["1", "2", "3", "4"]) {
+            #expect(try await load(numbered(path), with: small) == number)
+        }
+        #expect(try await load(numbered("c"), with: small) == "3")
+        #expect(try await load(numbered("a"), with: small) == "1")
+        // A response that replaces the stored one counts as used too.
+        #expect(try await load(numbered("d", headers: ["Cache-Control": "no-cache"]), with: small) == "5")
+        // Least recently used first: b, c, a, d. The large response makes room by dropping b and c.
+        #expect(try await load(numbered("large"), with: service(cache: cache, bodyLength: 650)) == "6")
+        #expect(await cache.count == 3)
+        #expect(try await load(numbered("a"), with: small) == "1")
+        #expect(try await load(numbered("d"), with: small) == "5")
+        #expect(try await load(numbered("large"), with: small) == "6")
+        #expect(try await load(numbered("b"), with: small) == "7")
+        #expect(try await load(numbered("c"), with: small) == "8")
     }
 
     @Test func responseLargerThanTheLimitIsNotStoredAndDropsNothing() async throws {

@@ -15,6 +15,7 @@ enum Section: String, CaseIterable, Sendable {
     case urlsession
     case ahc
     case memory
+    case cache
 }
 
 /// The benchmark's settings: what to run, how often, and how much work per round.
@@ -44,11 +45,13 @@ struct Options: Sendable {
     var wrkSeconds = 5
 
     static let usage = """
-        usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--only parse|urlsession|ahc|memory]
+        usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick]
+                                 [--only parse|urlsession|ahc|memory|cache]
                resourcekit-bench generate DIR
 
         BASE_URL serves small.json, big.json, big5.bin and huge.bin (as made by `generate`), e.g. nginx on loopback
         started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
+        `--only cache` needs no server: any BASE_URL will do.
         """
 
     init(arguments: [String]) throws {

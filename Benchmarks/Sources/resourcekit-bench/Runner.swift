@@ -19,13 +19,8 @@ struct Runner {
             bytes, \(options.parses) parses\(options.quick ? " (--quick)" : "")
             """)
         print(Machine.report(busy: await Machine.busyShare(over: 1), when: "before the run"))
-        do {
-            _ = try await download(.small, options: options)
-        } catch {
-            let reason = (error as? URLError)?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
-            throw BenchError(
-                "can't load \(options.url(Endpoint.small.rawValue).absoluteString) (\(reason)); start the server "
-                    + "with Benchmarks/run.sh, or pass the base URL of one that serves the generated fixtures")
+        if options.sections != [.cache] {
+            try await checkServer()
         }
 
         var server: ServerFigures?
@@ -62,8 +57,23 @@ struct Runner {
         if options.sections.contains(.memory) {
             try await Memory.run(options: options, report: report)
         }
+        if options.sections.contains(.cache) {
+            try await CacheShape.run(options: options, report: report)
+        }
         report.printSummary()
         print(Machine.report(busy: nil, when: "after the run"))
         print("Total time: \(Format.number((clock.now - started).seconds, decimals: 1)) s")
+    }
+
+    /// Throws unless the server answers with the small fixture.
+    private func checkServer() async throws {
+        do {
+            _ = try await download(.small, options: options)
+        } catch {
+            let reason = (error as? URLError)?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
+            throw BenchError(
+                "can't load \(options.url(Endpoint.small.rawValue).absoluteString) (\(reason)); start the server "
+                    + "with Benchmarks/run.sh, or pass the base URL of one that serves the generated fixtures")
+        }
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 import ResourceKit
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The web service's concurrency limit and response cache, against the real server.
 @Suite(.timeLimit(.minutes(1))) struct LimitAndCacheTests {
     struct Served: Decodable {
@@ -73,6 +77,37 @@ import Testing
             #expect(forBob == forAlice + 1)
         }
     }
+
+    #if !AsyncHTTPClient
+        /// A `URLSession` made from a configuration, or given, whose `httpAdditionalHeaders` say `Authorization`.
+        /// (URLSession only: `AsyncHTTPClientTransport` adds no configured header fields.)
+        enum ConfiguredSession: String, CaseIterable {
+            case configuration, session
+
+            func webservice(authorization: String, cache: ResponseCache) -> Webservice {
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.httpAdditionalHeaders = ["Authorization": authorization]
+                switch self {
+                case .configuration: return Webservice(configuration: configuration, cache: cache)
+                case .session: return Webservice(session: URLSession(configuration: configuration), cache: cache)
+                }
+            }
+        }
+
+        @Test(arguments: ConfiguredSession.allCases)
+        func credentialsASessionAddsNeverShareACachedResponse(_ session: ConfiguredSession) async throws {
+            try await withServer { base in
+                let cache = ResponseCache(byteLimit: 1_000_000)
+                let alice = session.webservice(authorization: "Bearer alice", cache: cache)
+                let bob = session.webservice(authorization: "Bearer bob", cache: cache)
+                let resource = Resource<Served>(get: base / "faults/cacheable")
+                let forAlice = try await alice.load(resource).served
+                #expect(try await bob.load(resource).served == forAlice + 1)
+                #expect(try await alice.load(resource).served == forAlice)
+                #expect(await cache.count == 2)
+            }
+        }
+    #endif
 
     @Test func fileURLLoadsThroughTheDefaultWebservice() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("episodes-\(UUID().uuidString).json")
