@@ -15,7 +15,7 @@ enum Redaction {
     /// `api_key`, `sig` or `password`.
     static func isCredentialName(_ name: some StringProtocol) -> Bool {
         let name = name.lowercased()
-        return name == "code" || name == "key"
+        return name == "key"
             || [
                 "token", "secret", "pass", "pwd", "auth", "sig", "credential", "session", "apikey", "api_key",
                 "api-key",
@@ -179,8 +179,11 @@ extension Redaction {
             guard startsName else { continue }
             var end = index
             while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+            let name = String(decoding: bytes[index..<end], as: UTF8.self)
+            // An OAuth `code` is a credential in a URL; elsewhere `Code=` is an error's code.
+            let inURL = !isDelimiter(byte)
             guard end > index, end < bytes.count, bytes[end] == UInt8(ascii: "="),
-                isCredentialName(String(decoding: bytes[index..<end], as: UTF8.self))
+                isCredentialName(name) || (inURL && name.lowercased() == "code")
             else { continue }
             output += bytes[index...end]
             var valueEnd = end + 1

@@ -265,14 +265,16 @@ import Testing
         // Nothing listens on port 1: a load that isn't served from the cache fails.
         let unreachable = try #require(URL(string: "http://127.0.0.1:1"))
         let stub = service(cache: cache)
-        #expect(
-            try await load(numbered(headers: ["Authorization": "Bearer alice"], at: unreachable), with: stub) == "1")
-        #expect(try await load(numbered(at: unreachable), with: stub) == "2")
+        // A configured User-Agent replaces ResourceKit's default one, so the stored keys are complete.
+        let agent = ["User-Agent": "Tests/1"]
+        let aliceHeaders = agent.merging(["Authorization": "Bearer alice"]) { $1 }
+        #expect(try await load(numbered(headers: aliceHeaders, at: unreachable), with: stub) == "1")
+        #expect(try await load(numbered(headers: agent, at: unreachable), with: stub) == "2")
         var resource = numbered(at: unreachable)
         resource.timeout = 10
-        let alice = session.webservice(adding: ["Authorization": "Bearer alice"], cache: cache)
+        let alice = session.webservice(adding: aliceHeaders, cache: cache)
         #expect(try await load(resource, with: alice) == "1")
-        let bob = session.webservice(adding: ["Authorization": "Bearer bob"], cache: cache)
+        let bob = session.webservice(adding: agent.merging(["Authorization": "Bearer bob"]) { $1 }, cache: cache)
         await #expect(throws: WebserviceError.self) { try await load(resource, with: bob) }
         #expect(await server.count == 2)
     }
