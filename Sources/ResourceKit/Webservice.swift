@@ -192,12 +192,16 @@ public struct Webservice: Sendable {
 
     /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)``, or as `CancellationError` when
     /// the task was cancelled; a ``WebserviceError`` such as ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
+    ///
+    /// A TLS failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms use, such
+    /// as `.serverCertificateUntrusted`.
     private func reportingTransportErrors<T>(_ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
         } catch {
             if error is CancellationError || error is WebserviceError { throw error }
-            throw Task.isCancelled ? CancellationError() : WebserviceError.transport(error)
+            throw Task.isCancelled
+                ? CancellationError() : WebserviceError.transport(URLError.reportingTLSFailure(error))
         }
     }
 
