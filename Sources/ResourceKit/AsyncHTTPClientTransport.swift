@@ -5,6 +5,7 @@
     import NIOFoundationCompat
     import NIOHTTP1
     import NIOPosix
+    import NIOSSL
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -287,10 +288,34 @@
                 code = .networkConnectionLost
             case is HTTPParserError:
                 code = .networkConnectionLost
+            case let error as NIOSSLExtraError
+            where [.failedToValidateHostname, .serverHostnameImpossibleToMatch].contains(error):
+                return URLError.tlsFailure(.serverCertificateUntrusted, reason: "\(error)", underlying: error, url: url)
+            case let error as NIOSSLError:
+                guard let code = tlsCode(error) else { return error }
+                return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
             default:
                 return error
             }
             return URLError(code, userInfo: details(error, url))
+        }
+
+        /// The code `URLSession` on Apple platforms uses for a failed TLS handshake, or `nil` for another TLS error.
+        ///
+        /// BoringSSL reports every failed certificate verification as `CERTIFICATE_VERIFY_FAILED`, without the reason
+        /// (expired, unknown issuer, …), so all of them are `.serverCertificateUntrusted`.
+        private static func tlsCode(_ error: NIOSSLError) -> URLError.Code? {
+            switch error {
+            case .handshakeFailed(let failure):
+                let reasons = details(failure)
+                if reasons.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
+                if reasons.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+                return .secureConnectionFailed
+            case .noCertificateToValidate, .unableToValidateCertificate, .cannotMatchULabel:
+                return .serverCertificateUntrusted
+            default:
+                return nil
+            }
         }
 
         private static func details(_ error: any Error, _ url: URL) -> [String: Any] {
@@ -299,6 +324,14 @@
                 NSUnderlyingErrorKey: error,
                 NSURLErrorFailingURLErrorKey: url,
             ]
+        }
+
+        /// The names of BoringSSL's errors in `failure`, such as `CERTIFICATE_VERIFY_FAILED`.
+        private static func details(_ failure: BoringSSLError) -> String {
+            switch failure {
+            case .sslError(let stack), .unknownError(let stack): stack.map(\.description).joined(separator: "; ")
+            default: String(describing: failure)
+            }
         }
     }
 #endif

@@ -35,6 +35,9 @@ import Testing
             tls.trustRoots = .file(certificates.authority)
             var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
             configuration.redirectConfiguration = .disallow
+            // As the transport's own client: by default, AsyncHTTPClient retries a failed handshake until its connect
+            // timeout (10 s) passes.
+            configuration.connectionPool.retryConnectionEstablishment = false
             let client = HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup, configuration: configuration)
             do {
                 // BoringSSL doesn't say why verification failed: an expired certificate is untrusted too.
