@@ -24,7 +24,10 @@ let package = Package(
     targets: [
         .target(
             name: "EpisodesService",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+            ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         .target(
@@ -39,7 +42,10 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit")],
+            dependencies: [
+                "EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+            ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
     ],

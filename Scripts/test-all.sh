@@ -18,6 +18,12 @@ swift test 2>&1 | tee "$log"
 unit=$(count)
 [ -n "$unit" ] || { echo "swift test reported no passing test run"; exit 1; }
 
+# The TLS integration tests make their test CA and certificates with the openssl CLI.
+if ! command -v openssl > /dev/null; then
+    echo "== Installing openssl (apt-get install -y openssl), which the TLS integration tests need"
+    apt-get install -y openssl || { apt-get update && apt-get install -y openssl; }
+fi
+
 echo "== Integration tests with URLSession (swift test --package-path IntegrationTests)"
 swift test --package-path IntegrationTests 2>&1 | tee "$log"
 integration=$(count)

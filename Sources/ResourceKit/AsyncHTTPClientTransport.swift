@@ -5,6 +5,7 @@
     import NIOFoundationCompat
     import NIOHTTP1
     import NIOPosix
+    import NIOSSL
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -76,7 +77,8 @@
         /// Create the client with `redirectConfiguration: .disallow` so the transport sees redirects and applies its
         /// credential rule. A client that follows redirects itself uses AsyncHTTPClient's rule instead, which drops
         /// only `Authorization`, `Proxy-Authorization` and `Cookie`. Enable its `decompression`, or gzip bodies reach
-        /// the parse compressed. You shut the client down when you no longer need it.
+        /// the parse compressed, and turn off `connectionPool.retryConnectionEstablishment`, or a failed TLS handshake
+        /// is retried until the connect timeout. You shut the client down when you no longer need it.
         ///
         /// ```swift
         /// var configuration = HTTPClient.Configuration()
@@ -108,7 +110,20 @@
         ///   `.timedOut`, `.networkConnectionLost`, `.unsupportedURL` or `.httpTooManyRedirects`; or another
         ///   AsyncHTTPClient or SwiftNIO error.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            try await exchange(request, maxBodySize: nil)
+            try await redactingErrors(of: request) { try await exchange(request, maxBodySize: nil) }
+        }
+
+        /// Runs an exchange for `original`, its `URLError`s redacted as ``Webservice`` reports
+        /// them, so a caller using the transport alone never logs a credential either.
+        private func redactingErrors(
+            of original: URLRequest,
+            _ operation: () async throws -> (Data, URLResponse)
+        ) async throws -> (Data, URLResponse) {
+            do {
+                return try await operation()
+            } catch let error as URLError {
+                throw Redaction.sanitized(error, removing: Redaction.secrets(of: original))
+            }
         }
 
         /// Sends `request` and gathers the response body, failing as soon as it is larger than `maxBodySize`.
@@ -120,7 +135,7 @@
         /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger; otherwise the errors of
         ///   ``data(for:)``.
         public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-            try await exchange(request, maxBodySize: maxBodySize)
+            try await redactingErrors(of: request) { try await exchange(request, maxBodySize: maxBodySize) }
         }
 
         /// Sends `original`, follows its redirects and gathers the final response's body.
@@ -325,10 +340,34 @@
                 code = .networkConnectionLost
             case is HTTPParserError:
                 code = .networkConnectionLost
+            case let error as NIOSSLExtraError
+            where [.failedToValidateHostname, .serverHostnameImpossibleToMatch].contains(error):
+                return URLError.tlsFailure(.serverCertificateUntrusted, reason: "\(error)", underlying: error, url: url)
+            case let error as NIOSSLError:
+                guard let code = tlsCode(error) else { return error }
+                return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
             default:
                 return error
             }
             return URLError(code, userInfo: details(error, url))
+        }
+
+        /// The code `URLSession` on Apple platforms uses for a failed TLS handshake, or `nil` for another TLS error.
+        ///
+        /// BoringSSL reports every failed certificate verification as `CERTIFICATE_VERIFY_FAILED`, without the reason
+        /// (expired, unknown issuer, …), so all of them are `.serverCertificateUntrusted`.
+        private static func tlsCode(_ error: NIOSSLError) -> URLError.Code? {
+            switch error {
+            case .handshakeFailed(let failure):
+                let reasons = details(failure)
+                if reasons.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
+                if reasons.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+                return .secureConnectionFailed
+            case .noCertificateToValidate, .unableToValidateCertificate, .cannotMatchULabel:
+                return .serverCertificateUntrusted
+            default:
+                return nil
+            }
         }
 
         private static func details(_ error: any Error, _ url: URL) -> [String: Any] {
@@ -337,6 +376,14 @@
                 NSUnderlyingErrorKey: error,
                 NSURLErrorFailingURLErrorKey: url,
             ]
+        }
+
+        /// The names of BoringSSL's errors in `failure`, such as `CERTIFICATE_VERIFY_FAILED`.
+        private static func details(_ failure: BoringSSLError) -> String {
+            switch failure {
+            case .sslError(let stack), .unknownError(let stack): stack.map(\.description).joined(separator: "; ")
+            default: String(describing: failure)
+            }
         }
     }
 #endif

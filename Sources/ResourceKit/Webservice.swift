@@ -205,6 +205,9 @@ public struct Webservice: Sendable {
     /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)`` without `request`'s credentials,
     /// or as `CancellationError` when the task was cancelled; a ``WebserviceError`` such as
     /// ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
+    ///
+    /// A TLS or decoding failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms
+    /// use, such as `.serverCertificateUntrusted`.
     private func reportingTransportErrors<T>(of request: URLRequest, _ operation: () async throws -> T) async throws
         -> T
     {
@@ -213,7 +216,7 @@ public struct Webservice: Sendable {
         } catch {
             if error is CancellationError || error is WebserviceError { throw error }
             if Task.isCancelled { throw CancellationError() }
-            let standardized = (error as? URLError)?.standardized ?? error
+            let standardized = URLError.standardizing(error)
             throw WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 
 /// An in-memory Episodes web service, modelled on objc.io's Swift Talk, for testing ResourceKit against a real HTTP
 /// server.
@@ -28,6 +29,9 @@ public enum EpisodesServer {
     /// - Parameters:
     ///   - host: The address to bind. Defaults to the IPv4 loopback address.
     ///   - port: The port to bind. Defaults to 0: an ephemeral port the system picks.
+    ///   - tls: The certificate and key to serve HTTPS with, such as
+    ///     `.makeServerConfiguration(certificateChain: [.certificate(leaf)], privateKey: .privateKey(key))`. Defaults to
+    ///     `nil`: plain HTTP.
     ///   - configure: Adds extra routes, such as `router.addFaultRoutes()`; see ``makeRouter(configure:)``.
     /// - Returns: The running server, with the URL it listens on.
     /// - Throws: ``StartError`` when the host can't form a URL or the server stops before listening, and the
@@ -35,13 +39,16 @@ public enum EpisodesServer {
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
+        tls: TLSConfiguration? = nil,
         configure: @Sendable (Router<BasicRequestContext>) -> Void = { _ in }
     ) async throws -> RunningServer {
         let authority = host.contains(":") ? "[\(host)]" : host
-        guard URL(string: "http://\(authority)") != nil else { throw StartError.invalidHost(host) }
+        let scheme = tls == nil ? "http" : "https"
+        guard URL(string: "\(scheme)://\(authority)") != nil else { throw StartError.invalidHost(host) }
         let (ports, listening) = AsyncThrowingStream.makeStream(of: Int.self)
         var application = Application(
             router: makeRouter(configure: configure),
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in listening.yield(channel.localAddress?.port ?? port) }
         )
@@ -62,7 +69,7 @@ public enum EpisodesServer {
         return try await withTaskCancellationHandler {
             do {
                 for try await boundPort in ports {
-                    if let baseURL = URL(string: "http://\(authority):\(boundPort)") {
+                    if let baseURL = URL(string: "\(scheme)://\(authority):\(boundPort)") {
                         return RunningServer(baseURL: baseURL, task: task)
                     }
                     break

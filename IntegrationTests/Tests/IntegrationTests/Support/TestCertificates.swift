@@ -1,0 +1,116 @@
+import EpisodesService
+import Foundation
+import HummingbirdTLS
+
+/// A test certificate authority and the server certificates it signed, made with the `openssl` CLI in a temporary
+/// directory, once per process: `TestCertificates.shared.get()`.
+struct TestCertificates: Sendable {
+    /// The CA's certificate (PEM): what a client trusts.
+    let authority: String
+    /// The private key of every server certificate (PEM).
+    let key: String
+    /// Valid for `127.0.0.1` and `localhost` for a day.
+    let valid: String
+    /// For `127.0.0.1` and `localhost`, expired yesterday.
+    let expired: String
+    /// Valid, but for `example.com` only.
+    let otherHost: String
+
+    /// The certificates of this process, or the error that stopped `openssl`; a child process uses its parent's,
+    /// in the directory its ``directoryKey`` environment variable names.
+    static let shared = Result {
+        if let directory = ProcessInfo.processInfo.environment[directoryKey] {
+            return TestCertificates(in: URL(fileURLWithPath: directory))
+        }
+        return try TestCertificates.make()
+    }
+
+    /// The environment variable that hands a child process the directory of its parent's certificates.
+    static let directoryKey = "RESOURCEKIT_TLS_CERTIFICATES"
+
+    /// The directory the certificates are in.
+    var directory: String { URL(fileURLWithPath: authority).deletingLastPathComponent().path }
+
+    private init(in directory: URL) {
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        authority = path("ca.pem")
+        key = path("server.key")
+        valid = path("valid.pem")
+        expired = path("expired.pem")
+        otherHost = path("other.pem")
+    }
+
+    /// A server configuration that presents `certificate` (one of this value's paths) and the key.
+    func serverConfiguration(_ certificate: String) throws -> TLSConfiguration {
+        .makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+        )
+    }
+
+    private static func make() throws -> TestCertificates {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("resourcekit-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(
+            ["req", "-x509"] + curve + ["-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2"]
+                + ["-subj", "/CN=ResourceKit Test CA", "-addext", "basicConstraints=critical,CA:TRUE"]
+                + ["-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try openssl(["req"] + curve + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=test"])
+        let loopback = "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
+        try Data(loopback.utf8).write(to: URL(fileURLWithPath: path("loopback.ext")))
+        try Data("subjectAltName=DNS:example.com\n".utf8).write(to: URL(fileURLWithPath: path("other.ext")))
+        // `-days -1` ends the validity a day before it starts: expired, with any clock.
+        for (name, days, extensions) in [
+            ("valid", "1", "loopback"), ("expired", "-1", "loopback"), ("other", "1", "other"),
+        ] {
+            try openssl(
+                ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key")]
+                    + ["-set_serial", "\(Int.random(in: 1...Int(Int32.max)))", "-days", days]
+                    + ["-extfile", path("\(extensions).ext"), "-out", path("\(name).pem")])
+        }
+        return TestCertificates(in: directory)
+    }
+
+    private static func openssl(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw OpenSSLFailed(arguments: arguments, output: String(decoding: printed, as: UTF8.self))
+        }
+    }
+
+    /// `openssl` exited with an error.
+    struct OpenSSLFailed: Error, CustomStringConvertible {
+        let arguments: [String]
+        let output: String
+        var description: String { "openssl \(arguments.joined(separator: " ")) failed: \(output)" }
+    }
+}
+
+/// Starts an HTTPS Episodes server presenting `certificate` (a path in ``TestCertificates``), runs `body` with its
+/// base URL, and stops it, also when `body` throws.
+func withTLSServer(
+    _ certificate: KeyPath<TestCertificates, String>,
+    _ body: (URL) async throws -> Void
+) async throws {
+    let certificates = try TestCertificates.shared.get()
+    let tls = try certificates.serverConfiguration(certificates[keyPath: certificate])
+    let server = try await EpisodesServer.start(tls: tls)
+    do {
+        try await body(server.baseURL)
+        await server.stop()
+    } catch {
+        await server.stop()
+        throw error
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLError {
+    /// A TLS failure as the `URLError` `URLSession` reports on Apple platforms: `code`, a readable description that
+    /// ends with `reason`, and `underlying` as the `NSUnderlyingErrorKey`.
+    ///
+    /// - Parameters:
+    ///   - code: The code, such as `.serverCertificateUntrusted`.
+    ///   - reason: What the TLS library said, such as `SSL certificate problem: self-signed certificate`.
+    ///   - underlying: The TLS library's or transport's own error.
+    ///   - url: The URL of the failed request, if known.
+    /// - Returns: The error to report.
+    static func tlsFailure(_ code: Code, reason: String, underlying: any Error, url: URL?) -> URLError {
+        let summary =
+            switch code {
+            case .serverCertificateHasBadDate: "The certificate for this server has expired."
+            case .serverCertificateNotYetValid: "The certificate for this server is not yet valid."
+            case .serverCertificateHasUnknownRoot:
+                "The certificate for this server was signed by an unknown certifying authority."
+            case .serverCertificateUntrusted: "The certificate for this server is invalid."
+            case .clientCertificateRequired: "The server requires a client certificate."
+            default: "A TLS error occurred and a secure connection to the server cannot be made."
+            }
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey: "\(summary) (\(reason))",
+            NSUnderlyingErrorKey: underlying,
+        ]
+        if let url {
+            userInfo[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: userInfo)
+    }
+
+    /// The code `URLSession` on Apple platforms uses for the TLS failure curl describes as `message`, or `nil` when
+    /// `message` doesn't describe one.
+    ///
+    /// Linux `URLSession` (curl with OpenSSL) reports every TLS failure as `URLError(.unknown)` with curl's message,
+    /// such as `SSL certificate problem: self-signed certificate`; the verification reasons are OpenSSL's
+    /// `X509_verify_cert_error_string`s, spelt `self signed` before OpenSSL 3.
+    ///
+    /// - Parameter message: curl's error message.
+    /// - Returns: The code, such as `.serverCertificateUntrusted`, or `nil`.
+    static func tlsCode(forCurlMessage message: String) -> Code? {
+        let text = message.lowercased()
+        if text.hasPrefix("ssl certificate problem:") {
+            if text.contains("expired") { return .serverCertificateHasBadDate }
+            if text.contains("not yet valid") { return .serverCertificateNotYetValid }
+            if text.contains("certificate in certificate chain") { return .serverCertificateHasUnknownRoot }
+            return .serverCertificateUntrusted
+        }
+        // A name mismatch ("SSL: no alternative certificate subject name matches target host name '…'") and
+        // curl's generic text for a failed verification.
+        if text.contains("does not match target host name") || text.contains("matches target host name")
+            || text.contains("ssl peer certificate or ssh remote key was not ok")
+        {
+            return .serverCertificateUntrusted
+        }
+        if text.contains("certificate required") { return .clientCertificateRequired }
+        // A read or write that ends early over TLS is a lost connection, not a handshake failure.
+        if text.contains("ssl_read") || text.contains("ssl_write") { return nil }
+        if text.contains("ssl") || text.contains("tls") { return .secureConnectionFailed }
+        return nil
+    }
+
+    /// `error` with the code `URLSession` on Apple platforms uses, when it is Linux `URLSession`'s `URLError(.unknown)`
+    /// for a TLS failure or a `Content-Encoding` curl can't decode; any other error as it is.
+    ///
+    /// The result keeps the original error as its `NSUnderlyingErrorKey`, and its failing URL.
+    ///
+    /// - Parameter error: An error a transport threw.
+    /// - Returns: A `URLError` such as `.serverCertificateUntrusted`, `.secureConnectionFailed` or
+    ///   `.cannotDecodeContentData`, or `error`.
+    static func standardizing(_ error: any Error) -> any Error {
+        guard let error = error as? URLError, error.code == .unknown,
+            let message = error.userInfo[NSLocalizedDescriptionKey] as? String
+        else { return error }
+        if let code = tlsCode(forCurlMessage: message) {
+            return tlsFailure(code, reason: message, underlying: error, url: error.failingURL)
+        }
+        if message.contains("Unrecognized or bad HTTP Content or Transfer-Encoding") {
+            var userInfo: [String: Any] = [
+                NSLocalizedDescriptionKey:
+                    "The response's Content-Encoding is not one URLSession decodes (\(message)).",
+                NSUnderlyingErrorKey: error,
+            ]
+            userInfo[NSURLErrorFailingURLErrorKey] = error.failingURL
+            return URLError(.cannotDecodeContentData, userInfo: userInfo)
+        }
+        return error
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Linux `URLSession` reports TLS failures as `URLError(.unknown)` with curl's message; `Webservice` reports them with
+/// the codes Apple platforms use.
+@Suite struct TLSErrorTests {
+    /// curl's messages (curl 7.88 with OpenSSL 3, and OpenSSL 1.1's spelling) and the code each one gets.
+    static let curlMessages: [(String, URLError.Code)] = [
+        ("SSL certificate problem: self-signed certificate", .serverCertificateUntrusted),
+        ("SSL certificate problem: self signed certificate", .serverCertificateUntrusted),
+        ("SSL certificate problem: unable to get local issuer certificate", .serverCertificateUntrusted),
+        ("SSL certificate problem: self-signed certificate in certificate chain", .serverCertificateHasUnknownRoot),
+        ("SSL certificate problem: certificate has expired", .serverCertificateHasBadDate),
+        ("SSL certificate problem: certificate is not yet valid", .serverCertificateNotYetValid),
+        (
+            "SSL: no alternative certificate subject name matches target host name '127.0.0.1'",
+            .serverCertificateUntrusted
+        ),
+        (
+            "SSL: certificate subject name 'example.com' does not match target host name 'localhost'",
+            .serverCertificateUntrusted
+        ),
+        ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:8443 ", .secureConnectionFailed),
+        ("error:0A00010B:SSL routines::wrong version number", .secureConnectionFailed),
+        ("OpenSSL/3.0.19: error:0A00045C:SSL routines::tlsv13 alert certificate required", .clientCertificateRequired),
+    ]
+
+    /// The error `load` reports when the transport throws `error`.
+    private func reported(_ error: any Error) async throws -> any Error {
+        let webservice = Webservice(transport: StubTransport { _ in throw error })
+        let failure = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: baseURL))
+        }
+        return try #require(failure.underlyingError)
+    }
+
+    @Test(arguments: curlMessages)
+    func curlTLSMessagesGetApplesCodes(message: String, code: URLError.Code) async throws {
+        let linux = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message])
+        let reported = try #require(try await reported(linux) as? URLError)
+        #expect(reported.code == code)
+        #expect((reported.userInfo[NSUnderlyingErrorKey] as? URLError)?.code == .unknown)
+        #expect(reported.localizedDescription.hasSuffix("(\(message))"))
+    }
+
+    static let untouched: [URLError] = [
+        URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Failure when receiving data from the peer"]),
+        URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "OpenSSL SSL_read: error:0A000126:unexpected eof"]),
+        URLError(.unknown),
+        URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "SSL connection timeout"]),
+        URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "Failed to connect"]),
+    ]
+
+    @Test(arguments: untouched)
+    func otherErrorsStayAsTheyAre(error: URLError) async throws {
+        let reported = try #require(try await reported(error) as? URLError)
+        #expect(reported.code == error.code)
+        #expect(reported.localizedDescription == error.localizedDescription)
+    }
+
+    @Test func loadReportsLinuxCertificateFailureAsServerCertificateUntrusted() async throws {
+        let url = try #require(URL(string: "https://127.0.0.1:8443/episodes"))
+        let linux = URLError(
+            .unknown,
+            userInfo: [
+                NSLocalizedDescriptionKey: "SSL certificate problem: self-signed certificate",
+                NSURLErrorFailingURLErrorKey: url,
+            ])
+        let webservice = Webservice(transport: StubTransport { _ in throw linux })
+        let error = await #expect(throws: WebserviceError.self) { try await webservice.load(Resource<Data>(url: url)) }
+        guard case .transport(let underlying)? = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        let reported = try #require(underlying as? URLError)
+        #expect(reported.code == .serverCertificateUntrusted)
+        #expect(reported.failingURL == url)
+    }
+}
