@@ -50,12 +50,28 @@ fi
 
 if [ ! -x "$binary" ] || [ -n "$(find Sources/ResourceKit Fuzz -name '*.swift' -newer "$binary")" ]; then
     echo "== Building the fuzz targets (the whole library, once)"
-    swiftc -swift-version 6 -sanitize=fuzzer,address -parse-as-library -module-name ResourceKit -O -use-ld=lld \
-        Sources/ResourceKit/*.swift Fuzz/*.swift -o "$binary"
+    swiftc -swift-version 6 -warnings-as-errors -sanitize=fuzzer,address -O -use-ld=lld \
+        -parse-as-library -module-name ResourceKit Sources/ResourceKit/*.swift Fuzz/*.swift -o "$binary"
 fi
 
 # libFuzzer and the address sanitizer report crashes; Swift's own backtracer would get in their way.
 export SWIFT_BACKTRACE=enable=no
+# Large seeds, written at each run rather than committed: libFuzzer grows inputs slowly, and these put 10-60 KB
+# inputs with many fields, parameters, elements or directives in front of it at once, so quadratic work times out.
+repeat() { local i; for ((i = 0; i < $2; i++)); do printf '%b' "$1"; done; }
+large_seed() {
+    case $1 in
+    charset) printf 'text/plain'; repeat '; a="b;c\\"' 2000; printf '; charset=latin1\n'; repeat 'Grüße ' 4000 ;;
+    cache-control) repeat 'max-age=1, no-cache="a,b", ' 2000 ;;
+    coding-path) repeat 'a/' 3000; printf '9999\n'; repeat '{"a": [0, ' 200; repeat '1, ' 10000; printf '2]}' ;;
+    payload) printf '\3['; repeat '{"x": 1, "y": 2}, ' 3000; printf '{}]' ;;
+    lenient-array) printf '\0['; repeat '1, "a", null, ' 4000; printf '1]' ;;
+    redirect) printf 'https://a.example/\nhttps://b.example/\n'; repeat 'X-Api-Token: secret\nAccept: */*\n' 1500 ;;
+    error-description) printf '\0\1\364'; repeat 'X-Session: s\n' 1000; printf '\n'; repeat 'é\n€ ' 6000 ;;
+    property-list) printf '\2<plist><array>'; repeat '<integer>1</integer>' 190; printf '</array></plist>' ;;
+    esac
+}
+
 failed=()
 summary=()
 for target in "${targets[@]}"; do
@@ -63,6 +79,7 @@ for target in "${targets[@]}"; do
     max_len=65536
     [ "$target" = property-list ] && max_len=4096
     mkdir -p "$out/corpus/$target" "Fuzz/Corpus/$target"
+    large_seed "$target" >"$out/corpus/$target/large"
     log=$out/logs/$target.log
     echo "== Fuzzing $target for $seconds s (-max_len=$max_len -timeout=2)"
     status=0
