@@ -2,8 +2,8 @@ import Foundation
 
 /// The fuzz targets by name.
 ///
-/// All are compiled into one executable (compiling the library once); the script links
-/// it under each target's name, and the name it runs under picks the target.
+/// All are compiled into one executable, so the library is compiled once; `Scripts/fuzz.sh` links it under each
+/// target's name, and the name it runs under picks the target.
 let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "charset": fuzzCharset,
     "cache-control": fuzzCacheControl,

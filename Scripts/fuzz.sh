@@ -14,8 +14,10 @@
 #   property-list      Resource(get:propertyListDecoder:)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
-# `swiftc -sanitize=fuzzer,address -O`, into .build/fuzz/fuzz-targets; each target is a hard link to it named after
-# the target, and the name picks the driver (FUZZ_TARGET=<target> does too). Nothing is installed: the script stops
+# `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named after
+# the target, and the name picks the driver (FUZZ_TARGET=<target> does too). -Onone, not -O: it builds 3 times faster
+# (45 s against 120 s on a loaded 2-core machine) and keeps assertions, while executions per second are about the same
+# (most time goes to Foundation's parsers, which are compiled already) or at most half (charset). Nothing is installed: the script stops
 # when `swiftc -sanitize=fuzzer` doesn't work. The binary is rebuilt only when a source is newer.
 #
 # Each target runs with -max_len=65536 (64 KB, large enough for quadratic behaviour to show) and -timeout=2 (an input
@@ -50,7 +52,7 @@ fi
 
 if [ ! -x "$binary" ] || [ -n "$(find Sources/ResourceKit Fuzz -name '*.swift' -newer "$binary")" ]; then
     echo "== Building the fuzz targets (the whole library, once)"
-    swiftc -swift-version 6 -warnings-as-errors -sanitize=fuzzer,address -O -use-ld=lld \
+    swiftc -swift-version 6 -warnings-as-errors -sanitize=fuzzer,address -Onone -use-ld=lld \
         -parse-as-library -module-name ResourceKit Sources/ResourceKit/*.swift Fuzz/*.swift -o "$binary"
 fi
 
