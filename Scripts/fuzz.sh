@@ -14,19 +14,21 @@
 #   property-list      Resource(get:propertyListDecoder:)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
-# `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named after
-# the target, and the name picks the driver (FUZZ_TARGET=<target> does too). -Onone, not -O: it builds 3 times faster
-# (45 s against 120 s on a loaded 2-core machine) and keeps assertions, while executions per second are about the same
-# (most time goes to Foundation's parsers, which are compiled already) or at most half (charset). Nothing is installed: the script stops
-# when `swiftc -sanitize=fuzzer` doesn't work. The binary is rebuilt only when a source is newer.
+# `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
+# after the target, and the name picks the driver (FUZZ_TARGET=<target> does too). -Onone rather than -O: it builds
+# 3 times faster (45 s against 120 s on a loaded 2-core machine) and keeps assertions, and executions per second are
+# about the same (most time goes to Foundation's parsers, compiled already), half at worst (charset). Nothing is
+# installed: the script stops when `swiftc -sanitize=fuzzer` doesn't work. It rebuilds only when a source is newer.
 #
-# Each target runs with -max_len=65536 (64 KB, large enough for quadratic behaviour to show) and -timeout=2 (an input
-# that takes over 2 seconds is a hang), except property-list, whose inputs stay under 4 KB: nesting deep enough to
-# overflow Foundation's parser is a known crash (issue 10, item 10). Seeds are read from Fuzz/Corpus/<target>/
-# (committed: hand-written ones, and every input that found a bug); new inputs go to .build/fuzz/corpus/<target>/,
-# crashes, hangs and leaks to .build/fuzz/artifacts/, logs to .build/fuzz/logs/. Reproduce one with
+# Each target runs with -max_len=65536 (64 KB, large enough for quadratic behaviour to show) and -timeout=2 (an
+# input that takes over 2 seconds is a hang), and starts from a 40-60 KB seed written at each run, so large inputs
+# come at once; property-list's inputs stay under 4 KB: nesting deep enough to overflow Foundation's parser is a
+# known crash (issue 10, item 10). Committed seeds are in Fuzz/Corpus/<target>/ (hand-written ones, and inputs that
+# found a bug, in the library or in a driver's invariant); new inputs go to .build/fuzz/corpus/<target>/, crashes,
+# hangs and leaks to .build/fuzz/artifacts/, logs to .build/fuzz/logs/. Reproduce one with
 #   .build/fuzz/<target> <file>
-# The script prints each target's executions and exits non-zero if any target found a crash or a hang.
+# It prints each target's executions and exits non-zero if a target found a crash or a hang. CI runs
+# `Scripts/fuzz.sh 20`: about 3 minutes with the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,12 @@ shift || true
 all_targets=(charset cache-control coding-path payload lenient-array redirect error-description property-list)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+for target in "${targets[@]}"; do
+    if [[ " ${all_targets[*]} " != *" $target "* ]]; then
+        echo "error: no fuzz target $target; the targets are ${all_targets[*]}" >&2
+        exit 1
+    fi
+done
 
 out=.build/fuzz
 binary=$out/fuzz-targets
@@ -58,7 +66,7 @@ fi
 
 # libFuzzer and the address sanitizer report crashes; Swift's own backtracer would get in their way.
 export SWIFT_BACKTRACE=enable=no
-# Large seeds, written at each run rather than committed: libFuzzer grows inputs slowly, and these put 10-60 KB
+# Large seeds, written at each run rather than committed: libFuzzer grows inputs slowly, and these put 40-60 KB
 # inputs with many fields, parameters, elements or directives in front of it at once, so quadratic work times out.
 repeat() { local i; for ((i = 0; i < $2; i++)); do printf '%b' "$1"; done; }
 large_seed() {
