@@ -1,0 +1,47 @@
+import Foundation
+
+/// `Payload`: the first byte picks the model type, the rest is the JSON body.
+///
+/// Invariant: the case is the one the type's documentation promises, computed here with plain `JSONDecoder` calls
+/// (an array is `.array` when `[Model]` decodes, else `.one`; an object is `.one`, else `.dictionary`; a scalar is
+/// `.one`), and the payload throws exactly when none fits.
+func fuzzPayload(_ input: inout FuzzInput) {
+    let selector = input.byte()
+    let body = input.rest
+    switch selector % 4 {
+    case 0: checkPayload(Int.self, body)
+    case 1: checkPayload(String.self, body)
+    case 2: checkPayload([Int].self, body)
+    default: checkPayload(Point.self, body)
+    }
+}
+
+/// A model whose properties are optional, so it decodes from any object.
+private struct Point: Decodable, Equatable {
+    var x: Int?
+    var y: Int?
+}
+
+private func checkPayload<Model: Decodable & Equatable & SendableMetatype>(_: Model.Type, _ body: Data) {
+    let decoder = JSONDecoder()
+    let payload: Payload<Model>?
+    do {
+        payload = try Resource<Payload<Model>>(get: URL(fileURLWithPath: "/")).parse(body)
+    } catch {
+        _ = (error as? DecodingError)?.summary
+        payload = nil
+    }
+    guard let document = try? decoder.decode(JSONValue.self, from: body) else { return }
+    let expected: Payload<Model>? =
+        switch document {
+        case .array:
+            (try? decoder.decode([Model].self, from: body)).map(Payload.array)
+                ?? (try? decoder.decode(Model.self, from: body)).map(Payload.one)
+        case .object:
+            (try? decoder.decode(Model.self, from: body)).map(Payload.one)
+                ?? (try? decoder.decode([String: Model].self, from: body)).map(Payload.dictionary)
+        default:
+            (try? decoder.decode(Model.self, from: body)).map(Payload.one)
+        }
+    check(payload == expected, "\(String(describing: payload)) where \(String(describing: expected)) was due")
+}
