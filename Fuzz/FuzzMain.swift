@@ -12,6 +12,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "lenient-array": fuzzLenientArray,
     "redirect": fuzzRedirect,
     "error-description": fuzzErrorDescription,
+    "redaction": fuzzRedaction,
     "property-list": fuzzPropertyList,
 ]
 

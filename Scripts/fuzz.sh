@@ -34,7 +34,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 shift || true
-all_targets=(charset cache-control coding-path payload lenient-array redirect error-description property-list)
+all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
@@ -78,6 +78,7 @@ large_seed() {
     lenient-array) printf '\0['; repeat '1, "a", null, ' 4000; printf '1]' ;;
     redirect) printf 'https://a.example/\nhttps://b.example/\n'; repeat 'X-Api-Token: secret\nAccept: */*\n' 1500 ;;
     error-description) printf '\0\1\364'; repeat 'X-Session: s\n' 1000; printf '\n'; repeat 'é\n€ ' 6000 ;;
+    redaction) printf 'secret-value\n'; repeat 'http://u:p@h/?token=t&a=b Bearer x "password": "y" ://@ ' 700 ;;
     property-list) printf '\2<plist><array>'; repeat '<integer>1</integer>' 190; printf '</array></plist>' ;;
     esac
 }
