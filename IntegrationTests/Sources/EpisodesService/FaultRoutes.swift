@@ -150,6 +150,7 @@ extension Router {
             let items = request.uri.queryParameters.map { [String($0.key), String($0.value)] }
             return try Response.json(QueryEcho(raw: request.uri.query ?? "", items: items))
         }
+        addTransportFaultRoutes()
     }
 }
 

@@ -1,0 +1,96 @@
+import Foundation
+import ResourceKit
+import Testing
+
+extension MemoryHungryTests {
+    /// A resource's `maxBodySize` bounds the memory a load takes, also when the body is a gzip bomb or never ends,
+    /// with each transport.
+    ///
+    /// Each test measures in a child process (this test binary, filtered to the test, with `MEMORY_PROBE` set), so
+    /// that no other test's allocations show in the peak: the child loads, then prints how far its peak resident
+    /// memory (`VmHWM`) rose above what was resident before the load.
+    @Suite(.timeLimit(.minutes(2))) struct BodyLimitMemoryTests {
+        private static let megabyte = 1_048_576
+        /// What the child may add beyond a multiple of the limit whatever the body: the transport's first use
+        /// (threads, connection pool, curl or NIO buffers), measured at 10 to 20 MB.
+        private static let allowance = 32 * megabyte
+
+        @Test(arguments: transportNames) func gzipBombStopsAtTheLimitInBoundedMemory(transport: String) async throws {
+            // About 1 MB on the wire that inflates to 1 000 MiB.
+            let limit = 10 * Self.megabyte
+            let growth = try await peakGrowth(
+                test: "gzipBombStopsAtTheLimitInBoundedMemory", transport: transport,
+                path: "faults/gzip-bomb?megabytes=1000", limit: limit)
+            #expect(growth < 5 * limit + Self.allowance, "peak grew \(growth / Self.megabyte) MB")
+        }
+
+        @Test(arguments: transportNames) func longChunkedBodyStopsAtTheLimitInBoundedMemory(transport: String)
+            async throws
+        {
+            // 300 MB without a Content-Length, at loopback speed.
+            let limit = Self.megabyte
+            let growth = try await peakGrowth(
+                test: "longChunkedBodyStopsAtTheLimitInBoundedMemory", transport: transport,
+                path: "faults/large?megabytes=300&chunked=1", limit: limit)
+            #expect(growth < 5 * limit + Self.allowance, "peak grew \(growth / Self.megabyte) MB")
+        }
+
+        /// How far a child process's peak memory rose while it loaded `path` with a limit of `limit` bytes.
+        ///
+        /// In the parent, runs the test `test` for `transport` in a child process against a server. In the child
+        /// (`MEMORY_PROBE` set), does the load, prints that figure and returns 0.
+        private func peakGrowth(test: String, transport: String, path: String, limit: Int) async throws -> Int {
+            if let probe = ProcessInfo.processInfo.environment["MEMORY_PROBE"] {
+                let fields = probe.split(separator: " ").map(String.init)
+                guard fields.count == 2, fields[0] == transport, let url = URL(string: fields[1]) else { return 0 }
+                var resource = bytes(url)
+                resource.maxBodySize = limit
+                let before = try #require(memory("VmRSS"))
+                let error = await #expect(throws: WebserviceError.self) {
+                    try await webservice(transport).load(resource)
+                }
+                let peak = try #require(memory("VmHWM"))
+                guard case .bodyTooLarge(limit)? = error else {
+                    Issue.record("expected bodyTooLarge(limit: \(limit)), got \(String(describing: error))")
+                    return 0
+                }
+                print("memory-probe growth=\(peak - before) before=\(before) peak=\(peak)")
+                return 0
+            }
+            var output = ""
+            try await withServer { base in
+                output = try runChild(filter: test, environment: ["MEMORY_PROBE": "\(transport) \(base / path)"])
+            }
+            let line = output.split(separator: "\n").first { $0.hasPrefix("memory-probe ") }
+            let growth = line?.split(separator: " ").first { $0.hasPrefix("growth=") }?.dropFirst("growth=".count)
+            let figure = try #require(growth.flatMap { Int($0) }, "no figure from the child:\n\(output)")
+            print("\(test)(\(transport)): peak resident memory grew \(figure / 1024) KiB")  // the figure for the notes
+            return figure
+        }
+
+        /// Runs this test binary filtered to `filter` with `environment` added; returns its output once it exited
+        /// successfully.
+        private func runChild(filter: String, environment: [String: String]) throws -> String {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            child.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+            child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let pipe = Pipe()
+            child.standardOutput = pipe
+            child.standardError = pipe
+            try child.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            child.waitUntilExit()
+            #expect(child.terminationStatus == 0, "the child failed:\n\(output)")
+            return output
+        }
+
+        /// A field of `/proc/self/status` in bytes, such as `VmRSS` (resident now) or `VmHWM` (the most resident yet).
+        private func memory(_ field: String) -> Int? {
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+            let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+            return kilobytes.map { $0 * 1024 }
+        }
+    }
+}
