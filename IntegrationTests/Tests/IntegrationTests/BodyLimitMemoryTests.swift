@@ -50,11 +50,18 @@ extension MemoryHungryTests {
                     try await webservice(transport).load(resource)
                 }
                 let peak = try #require(memory("VmHWM"))
-                guard case .bodyTooLarge(limit)? = error else {
-                    Issue.record("expected bodyTooLarge(limit: \(limit)), got \(String(describing: error))")
-                    return 0
-                }
                 print("memory-probe growth=\(peak - before) before=\(before) peak=\(peak)")
+                // AsyncHTTPClient stops inflating at 25 times the compressed bytes (its `singletonConfiguration`) and
+                // throws its own decompression error, often before the body reaches the limit.
+                withKnownIssue(
+                    "AsyncHTTPClientTransport reports the decompression limit as a transport error",
+                    isIntermittent: true
+                ) {
+                    if case .bodyTooLarge(limit)? = error { return }
+                    Issue.record("expected bodyTooLarge(limit: \(limit)), got \(String(describing: error))")
+                } when: {
+                    transport == "AsyncHTTPClient" && path.contains("gzip")
+                }
                 return 0
             }
             var output = ""
