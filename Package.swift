@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         .target(
@@ -34,6 +35,10 @@ let package = Package(
                     name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])
                 ),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOHTTPCompression", package: "swift-nio-extras",
+                    condition: .when(traits: ["AsyncHTTPClient"])
+                ),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -4,6 +4,7 @@
     import NIOCore
     import NIOFoundationCompat
     import NIOHTTP1
+    import NIOHTTPCompression
     import NIOPosix
     import NIOSSL
 
@@ -58,6 +59,10 @@
         /// as `X-Request-ID`; only standard harmless fields do otherwise.
         public var crossOriginSafeHeaders: Set<String> = []
 
+        /// How many times its compressed size a body may inflate to with ResourceKit's client: well above what JSON
+        /// compresses by, far below a decompression bomb's 1 000.
+        static let decompressionRatio = 100
+
         /// The largest body a `ByteBuffer` can gather, with room to spare below its 4 GiB capacity.
         static let largestBody = Int(clamping: 4_000_000_000 as Int64)
 
@@ -65,9 +70,10 @@
         ///
         /// The client lives as long as the process, on SwiftNIO's shared event loops. Its configuration is
         /// AsyncHTTPClient's browser-like `singletonConfiguration` (certificate verification, decompression), with
-        /// three changes that make it behave like `URLSession`: this transport follows redirects itself, the connect
-        /// and read (idle) timeouts are 60 seconds, and a refused connection fails at once instead of being retried
-        /// until the connect timeout.
+        /// changes that make it behave like `URLSession`: this transport follows redirects itself, the connect and read
+        /// (idle) timeouts are 60 seconds, and a refused connection fails at once instead of being retried until the
+        /// connect timeout; a body may inflate to at most 100 times its compressed size (a limited load then fails
+        /// with ``WebserviceError/bodyTooLarge(limit:)``, another with `URLError(.cannotDecodeContentData)`).
         public init() {
             self.init(client: Self.sharedClient)
         }
@@ -99,6 +105,7 @@
             configuration.redirectConfiguration = .disallow
             configuration.timeout = .init(connect: .seconds(60), read: .seconds(60))
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.decompression = .enabled(limit: .ratio(decompressionRatio))
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
 
@@ -282,6 +289,20 @@
                 }
             } catch let error as WebserviceError {
                 throw error
+            } catch let error as NIOHTTPDecompression.DecompressionError {
+                // The client's decompression limit stopped a body that inflates far beyond what arrived: a bomb.
+                if error == .limit, let maxBodySize { throw WebserviceError.bodyTooLarge(limit: maxBodySize) }
+                let reason =
+                    error == .limit
+                    ? "The response body inflates to more than the client's decompression limit allows "
+                        + "(\(decompressionRatio) times its compressed size for ResourceKit's client)."
+                    : "The response body could not be decompressed (\(error))."
+                throw URLError(
+                    .cannotDecodeContentData,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: reason, NSUnderlyingErrorKey: error,
+                        NSURLErrorFailingURLErrorKey: url,
+                    ])
             } catch {
                 throw translate(error, url: url)
             }

@@ -152,6 +152,7 @@ extension Router {
             return try Response.json(QueryEcho(raw: request.uri.query ?? "", items: items))
         }
         addHostileFaultRoutes()
+        addTransportFaultRoutes()
     }
 }
 

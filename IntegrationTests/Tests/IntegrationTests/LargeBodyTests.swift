@@ -9,19 +9,6 @@ extension MemoryHungryTests {
     @Suite(.timeLimit(.minutes(1))) struct LargeBodyTests {
         private static let megabyte = 1_048_576
 
-        /// ResourceKit's URLSession transport, and the transport under test when that is another one.
-        static let transports: [String] = {
-            #if AsyncHTTPClient
-                ["URLSession", "AsyncHTTPClient"]
-            #else
-                ["URLSession"]
-            #endif
-        }()
-
-        private func service(_ transport: String) -> Webservice {
-            transport == "URLSession" ? Webservice() : webservice
-        }
-
         @Test func fiftyMegabyteBodyArrivesWholeThroughTheTransportUnderTest() async throws {
             try await withServer { base in
                 let data = try await webservice.load(bytes(base / "faults/large?megabytes=50"))
@@ -33,12 +20,12 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: transports) func announcedBodyOverTheLimitIsRefused(transport: String) async throws {
+        @Test(arguments: transportNames) func announcedBodyOverTheLimitIsRefused(transport: String) async throws {
             try await withServer { base in
                 var large = bytes(base / "faults/large?megabytes=64")
                 large.maxBodySize = Self.megabyte
                 let error = try await #require(throws: WebserviceError.self) {
-                    try await service(transport).load(large)
+                    try await webservice(transport).load(large)
                 }
                 guard case .bodyTooLarge(let limit) = error else {
                     Issue.record("expected bodyTooLarge, got \(error)")
@@ -48,7 +35,7 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: transports) func streamedBodyOverTheLimitIsAbandonedWithoutBeingHeld(transport: String)
+        @Test(arguments: transportNames) func streamedBodyOverTheLimitIsAbandonedWithoutBeingHeld(transport: String)
             async throws
         {
             // Two gigabytes without a Content-Length, at about 50 MB/s (a fast real network): only stopping early keeps
@@ -59,7 +46,7 @@ extension MemoryHungryTests {
                 endless.maxBodySize = Self.megabyte
                 let before = try #require(processMemory("VmRSS"))
                 let error = try await #require(throws: WebserviceError.self) {
-                    try await service(transport).load(endless)
+                    try await webservice(transport).load(endless)
                 }
                 let peak = try #require(processMemory("VmHWM"))
                 guard case .bodyTooLarge(let limit) = error else {
@@ -71,19 +58,19 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: transports) func bodyWithinTheLimitArrivesWhole(transport: String) async throws {
+        @Test(arguments: transportNames) func bodyWithinTheLimitArrivesWhole(transport: String) async throws {
             try await withServer { base in
                 for chunked in [0, 1] {
                     var large = bytes(base / "faults/large?megabytes=2&chunked=\(chunked)")
                     large.maxBodySize = 2 * Self.megabyte
-                    let body = try await service(transport).load(large)
+                    let body = try await webservice(transport).load(large)
                     #expect(body.count == 2 * Self.megabyte)
                     #expect(body.last == UInt8((2 * Self.megabyte - 1) % 251))
                 }
             }
         }
 
-        @Test(arguments: transports) func limitedLoadStillDropsCredentialsOnACrossOriginRedirect(transport: String)
+        @Test(arguments: transportNames) func limitedLoadStillDropsCredentialsOnACrossOriginRedirect(transport: String)
             async throws
         {
             // URLSession enforces the limit with a task delegate; redirects must still go through the session's.
@@ -94,7 +81,7 @@ extension MemoryHungryTests {
                 let target = (other.baseURL / "faults/headers").absoluteString
                 redirect.queryItems = [URLQueryItem(name: "to", value: target)]
                 redirect.maxBodySize = Self.megabyte
-                let received = try await service(transport).load(redirect)
+                let received = try await webservice(transport).load(redirect)
                 #expect(received["authorization"] == nil)
                 #expect(received["accept"] == "application/json")
             }

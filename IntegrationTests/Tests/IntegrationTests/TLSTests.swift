@@ -64,10 +64,10 @@ import Testing
                 return
             }
             let certificates = try TestCertificates.shared.get()
-            let (status, output) = try SystemTrustStore.runInChild(
+            let child = try await SystemTrustStore.runInChild(
                 trusting: certificates, test: "sessionTrustingTheAuthorityLoadsAndRejectsBadCertificates")
-            #expect(status == 0, "the child failed:\n\(output)")
-            #expect(output.contains("passed"), "the child ran no test:\n\(output)")
+            #expect(child.succeeded, "the child failed:\n\(child.output)")
+            #expect(child.output.contains("passed"), "the child ran no test:\n\(child.output)")
         }
     #endif
 
@@ -105,13 +105,17 @@ import Testing
         /// the bundle.
         static let canReplaceInChild: Bool = {
             guard FileManager.default.fileExists(atPath: bundle) else { return false }
-            return (try? run(["unshare", "-m", "true"], environment: [:]).status) == 0
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            probe.arguments = ["unshare", "-m", "true"]
+            probe.standardError = FileHandle.nullDevice
+            guard (try? probe.run()) != nil else { return false }
+            probe.waitUntilExit()
+            return probe.terminationStatus == 0
         }()
 
         /// Runs `test` of this binary in a child process, with `certificates`, whose `bundle` also holds their CA.
-        static func runInChild(trusting certificates: TestCertificates, test: String) throws -> (
-            status: Int32, output: String
-        ) {
+        static func runInChild(trusting certificates: TestCertificates, test: String) async throws -> ProgramResult {
             let combined = FileManager.default.temporaryDirectory
                 .appendingPathComponent("resourcekit-bundle-\(UUID().uuidString).pem")
             var contents = try Data(contentsOf: URL(fileURLWithPath: bundle))
@@ -119,26 +123,10 @@ import Testing
             try contents.write(to: combined)
             defer { try? FileManager.default.removeItem(at: combined) }
             let script = #"mount --bind "$1" "$2" && shift 2 && exec "$@""#
-            return try run(
-                ["unshare", "-m", "sh", "-c", script, "sh", combined.path, bundle, CommandLine.arguments[0]]
-                    + ["--testing-library", "swift-testing", "--filter", test],
-                environment: [childKey: "1", TestCertificates.directoryKey: certificates.directory])
-        }
-
-        private static func run(_ arguments: [String], environment: [String: String]) throws -> (
-            status: Int32, output: String
-        ) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+            return try await runTestsInChild(
+                filter: test,
+                environment: [childKey: "1", TestCertificates.directoryKey: certificates.directory],
+                prefix: ["unshare", "-m", "sh", "-c", script, "sh", combined.path, bundle])
         }
     }
 #endif

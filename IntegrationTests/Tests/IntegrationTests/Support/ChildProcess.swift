@@ -1,6 +1,50 @@
 import Foundation
 import Testing
 
+/// How a program run by ``runProgram(_:environment:)`` ended.
+struct ProgramResult {
+    /// Whether it exited with status 0, rather than failing or crashing.
+    var succeeded: Bool
+    /// What it printed, standard output and standard error together.
+    var output: String
+}
+
+/// Runs `arguments` (a program found on `PATH`, then its arguments) with extra `environment` variables, and waits for
+/// it on a Dispatch thread, so the Swift tasks of this process (the test server's among them) keep running.
+///
+/// - Throws: The error of starting the program.
+func runProgram(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let succeeded = process.terminationReason == .exit && process.terminationStatus == 0
+            continuation.resume(
+                returning: ProgramResult(succeeded: succeeded, output: String(decoding: printed, as: UTF8.self)))
+        }
+    }
+}
+
+/// Runs the tests of this test binary that `filter` selects, in a child process, with extra `environment` variables;
+/// `prefix` runs it through another program, such as `unshare`.
+///
+/// - Throws: The error of starting the child.
+func runTestsInChild(filter: String, environment: [String: String], prefix: [String] = []) async throws
+    -> ProgramResult
+{
+    try await runProgram(
+        prefix + [CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", filter],
+        environment: environment)
+}
+
 /// Runs `body` in a child process, for tests whose regression would crash the process: the test binary runs again
 /// with only the calling test, `body` runs there, and a crash fails this one test instead of killing the run.
 ///
@@ -21,23 +65,8 @@ func inChildProcess(test: String = #function, _ body: () async throws -> Void) a
         try await body()
         return
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["--testing-library", "swift-testing", "--filter", "/\(name)\\("]
-    process.environment = ProcessInfo.processInfo.environment.merging([variable: name]) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let transcript = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            continuation.resume(returning: String(decoding: data, as: UTF8.self))
-        }
-    }
-    let exitedNormally = process.terminationReason == .exit && process.terminationStatus == 0
-    #expect(exitedNormally, "the child process for \(name) failed or crashed:\n\(transcript.suffix(4_000))")
-    let ranTests = transcript.contains("Test run with") && !transcript.contains("Test run with 0 tests")
-    #expect(ranTests, "the child process ran no test:\n\(transcript.suffix(2_000))")
+    let child = try await runTestsInChild(filter: "/\(name)\\(", environment: [variable: name])
+    #expect(child.succeeded, "the child process for \(name) failed or crashed:\n\(child.output.suffix(4_000))")
+    let ranTests = child.output.contains("Test run with") && !child.output.contains("Test run with 0 tests")
+    #expect(ranTests, "the child process ran no test:\n\(child.output.suffix(2_000))")
 }
