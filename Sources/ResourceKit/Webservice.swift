@@ -179,7 +179,7 @@ public struct Webservice: Sendable {
             return (cached.body, response)
         }
         let (data, response) = try await reportingTransportErrors {
-            try await withinLimit { try await send(request, within: timeout, maxBodySize: maxBodySize) }
+            try await send(request, within: timeout, maxBodySize: maxBodySize)
         }
         if let maxBodySize, data.count > maxBodySize {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)  // before the cache could keep it
@@ -201,38 +201,41 @@ public struct Webservice: Sendable {
         }
     }
 
-    /// Runs `operation` once the ``limiter``, if there is one, has a place for it.
-    private func withinLimit<T>(_ operation: () async throws -> T) async throws -> T {
-        guard let limiter else { return try await operation() }
-        return try await limiter.run(operation)
-    }
-
-    /// Sends `request` through the transport, with the body limited to `maxBodySize` bytes, failing with
-    /// `URLError(.timedOut)` if no response has fully arrived after `timeout` seconds.
+    /// Sends `request` through the transport once the ``limiter``, if there is one, has a place for it, with the
+    /// body limited to `maxBodySize` bytes, failing with `URLError(.timedOut)` if no response has fully arrived
+    /// `timeout` seconds after the place was taken.
     ///
     /// The transport runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
     /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
-    /// dropped.
+    /// dropped. The place belongs to that task: it is given back when the transport has really returned.
     private func send(
         _ request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, URLResponse) {
-        let transport = self.transport
-        let exchange: @Sendable () async throws -> (Data, URLResponse) = {
-            guard let maxBodySize else { return try await transport.data(for: request) }
-            return try await transport.data(for: request, maxBodySize: maxBodySize)
+        let (transport, limiter) = (self.transport, self.limiter)
+        try await limiter?.enter()
+        // From here on, `exchange` must run exactly once: it gives the place back.
+        let exchange: @Sendable () async -> Result<(Data, URLResponse), any Error> = {
+            let result: Result<(Data, URLResponse), any Error>
+            do {
+                if let maxBodySize {
+                    result = .success(try await transport.data(for: request, maxBodySize: maxBodySize))
+                } else {
+                    result = .success(try await transport.data(for: request))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            await limiter?.leave()
+            return result
         }
         guard let timeout else {
-            return try await exchange()
+            return try await exchange().get()
         }
         let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, URLResponse), any Error>.self)
         let sending = Task {
-            do {
-                outcome.yield(.success(try await exchange()))
-            } catch {
-                outcome.yield(.failure(error))
-            }
+            outcome.yield(await exchange())
         }
         let deadline = Task {
             // NaN waits no time at all; the cap keeps the conversion to nanoseconds from overflowing.
