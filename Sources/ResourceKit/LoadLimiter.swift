@@ -9,8 +9,8 @@
 /// as soon as the response has arrived or the transport has failed, before the response is validated and parsed.
 /// A load that ends early, on its ``Resource/timeout`` or when cancelled, leaves its place taken until its transport
 /// has really returned, so a transport that ignores cancellation can't push the requests in flight over the cap.
-/// Responses served from a ``ResponseCache`` and files read from `file:` URLs don't take a place at all, and a
-/// resource's ``Resource/timeout`` starts only once the load has its place.
+/// Responses served from a ``ResponseCache`` don't take a place at all, and a resource's ``Resource/timeout`` starts
+/// only once the load has its place.
 ///
 /// Cancelling a waiting load ends its wait at once: `load` throws `CancellationError`, its request is never sent,
 /// and it leaves the queue without holding up the loads behind it.

@@ -16,11 +16,13 @@ import Foundation
 /// let episodes = try await webservice.load(Episode.all)
 /// ```
 ///
-/// Three things can answer a request instead of the transport, or hold it back:
+/// Two things can answer a request instead of the transport, or hold it back:
 ///
-/// - A `file:` URL is read from disk, on every platform, so bundled JSON and fixtures load like the network.
 /// - A ``cache`` serves fresh `GET` responses from memory.
 /// - A ``limiter`` caps the requests in flight; further loads wait their turn.
+///
+/// The built-in network transports send only `http` and `https` URLs. To load bundled JSON or fixtures from `file:`
+/// URLs, opt in with ``FileTransport``: `Webservice(transport: FileTransport())`.
 ///
 /// A web service is a small value. Its cache and its limiter are reference types, shared by all its copies.
 public struct Webservice: Sendable {
@@ -133,23 +135,19 @@ public struct Webservice: Sendable {
     /// let episodes = try await webservice.load(Episode.all)
     /// ```
     ///
-    /// The response comes from the first of these that applies:
-    ///
-    /// 1. A `file:` URL is read from disk with `GET` (the ``transport`` never sees it), and answered as an HTTP `200`
-    ///    response with `Content-Length` and a `Content-Type` for the file's extension. The ``cache``, the
-    ///    ``limiter`` and the resource's ``Resource/timeout`` don't apply.
-    /// 2. The ``cache``, when it holds a fresh response for the request.
-    /// 3. The ``transport``, once the ``limiter`` lets the request go, within the resource's ``Resource/timeout``.
-    ///    The response is then offered to the ``cache``.
+    /// The response comes from the ``cache``, when it holds a fresh response for the request, or else from the
+    /// ``transport``, once the ``limiter`` lets the request go, within the resource's ``Resource/timeout``; that
+    /// response is then offered to the ``cache``. A `file:` URL is read only by a ``FileTransport``; the other
+    /// built-in transports refuse it with `URLError(.unsupportedURL)`.
     ///
     /// - Parameter resource: The resource to load.
     /// - Returns: The parsed model.
     /// - Throws: `CancellationError` when the calling task is cancelled, before or during the request or while it
     ///   waits for the ``limiter`` (a transport's `URLError(.cancelled)` is reported the same way on every
     ///   platform); otherwise a ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived
-    ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, a file's `CocoaError` such as
-    ///   `.fileReadNoSuchFile` when it can't be read, and `URLError(.unsupportedURL)` for a file URL with another
-    ///   method than `GET`), ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than the resource's
+    ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, `URLError(.unsupportedURL)` for
+    ///   a URL the transport doesn't load, such as a `file:` URL for a network transport, and ``FileTransport``'s
+    ///   errors), ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than the resource's
     ///   ``Resource/maxBodySize``, and the errors of ``Resource/value(from:response:)`` when one did.
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
@@ -164,17 +162,12 @@ public struct Webservice: Sendable {
         return try resource.value(from: data, response: response)
     }
 
-    /// The response to `request`: a file's contents, a fresh cached response, or the transport's answer.
+    /// The response to `request`: a fresh cached response, or the transport's answer.
     private func response(
         to request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, URLResponse) {
-        if request.url?.isFileURL == true {
-            return try await reportingTransportErrors {
-                try await FileTransport(maxBodySize: maxBodySize).data(for: request)
-            }
-        }
         if let cached = await cache?.response(for: request), let response = cached.httpResponse {
             return (cached.body, response)
         }
