@@ -7,8 +7,10 @@
 ///
 /// Only the transport phase counts: a load takes its place when it is about to send its request and gives it back
 /// as soon as the response has arrived or the transport has failed, before the response is validated and parsed.
-/// Responses served from a ``ResponseCache`` and files read from `file:` URLs don't take a place at all, and a
-/// resource's ``Resource/timeout`` starts only once the load has its place.
+/// A load that ends early, on its ``Resource/timeout`` or when cancelled, leaves its place taken until its transport
+/// has really returned, so a transport that ignores cancellation can't push the requests in flight over the cap.
+/// Responses served from a ``ResponseCache`` don't take a place at all, and a resource's ``Resource/timeout`` starts
+/// only once the load has its place.
 ///
 /// Cancelling a waiting load ends its wait at once: `load` throws `CancellationError`, its request is never sent,
 /// and it leaves the queue without holding up the loads behind it.
@@ -56,25 +58,12 @@ public actor LoadLimiter {
         self.maxConcurrentLoads = max(maxConcurrentLoads, 1)
     }
 
-    /// Runs `operation` once a place is free, and frees the place when it returns or throws.
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled before it gets a place; then `operation` never
-    ///   runs. Otherwise whatever `operation` throws.
-    nonisolated func run<T>(_ operation: () async throws -> T) async throws -> T {
-        try await enter()
-        let result: T
-        do {
-            result = try await operation()
-        } catch {
-            await leave()
-            throw error
-        }
-        await leave()
-        return result
-    }
-
     /// Takes a place, waiting in line for one if all are taken.
-    private func enter() async throws {
+    ///
+    /// Every `enter` that returns needs one ``leave()``.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before it gets a place; then it holds none.
+    func enter() async throws {
         if loadsInFlight < maxConcurrentLoads {
             loadsInFlight += 1
         } else {
@@ -100,7 +89,7 @@ public actor LoadLimiter {
     }
 
     /// Gives a place back: straight to the first waiting load, or back to the pool when none waits.
-    private func leave() {
+    func leave() {
         if waiters.isEmpty {
             loadsInFlight -= 1
         } else {

@@ -56,17 +56,19 @@ final class RedirectSafeSession: Transport {
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
-            try await load(prepared(request), maxBodySize: nil)
+            try request.requireHTTP()
+            return try await load(prepared(request), maxBodySize: nil)
         #else
-            try await session.data(for: prepared(request))
+            return try await session.data(for: prepared(request))
         #endif
     }
 
     func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
-            try await load(prepared(request), maxBodySize: maxBodySize)
+            try request.requireHTTP()
+            return try await load(prepared(request), maxBodySize: maxBodySize)
         #else
-            try await session.data(for: prepared(request), maxBodySize: maxBodySize)
+            return try await session.data(for: prepared(request), maxBodySize: maxBodySize)
         #endif
     }
 
@@ -124,6 +126,8 @@ private final class RedirectGuard: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        // Only to http and https: a server must not send the client to `file:` or another scheme.
+        guard request.isHTTP else { return completionHandler(nil) }
         let redirected = request.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
         #if canImport(FoundationNetworking)
             if let body = task.originalRequest?.httpBody, !body.isEmpty,

@@ -10,7 +10,9 @@ extension Resource where A: Decodable & SendableMetatype {
     /// ```
     ///
     /// The request carries `Accept: application/x-plist` unless `headers` names an `Accept` field. A body that is not
-    /// a property list, or doesn't fit `A`, makes the parse throw a `DecodingError`.
+    /// a property list, or doesn't fit `A`, makes the parse throw a `DecodingError`; so does one that nests arrays and
+    /// dictionaries more than 512 levels deep (`dataCorrupted`), which is checked before decoding, as deeper nesting
+    /// could overflow the stack.
     ///
     /// - Parameters:
     ///   - url: The endpoint's URL.
@@ -33,7 +35,8 @@ extension Resource where A: Decodable & SendableMetatype {
     /// ```
     ///
     /// The request carries `Accept: application/x-plist` and, with a body, `Content-Type: application/x-plist`,
-    /// unless `headers` names those fields.
+    /// unless `headers` names those fields. The response is checked for nesting as in
+    /// ``init(get:headers:propertyListDecoder:)``.
     ///
     /// - Parameters:
     ///   - url: The endpoint's URL.
@@ -56,6 +59,9 @@ extension Resource where A: Decodable & SendableMetatype {
         }
         self.init(
             url: url, method: method, headers: fields,
-            parse: { data in try propertyListDecoder.decode(A.self, from: data) })
+            parse: { data in
+                try PropertyListNesting.check(data)
+                return try propertyListDecoder.decode(A.self, from: data)
+            })
     }
 }

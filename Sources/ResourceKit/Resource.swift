@@ -96,8 +96,9 @@ public struct Resource<A>: Sendable {
     /// ``Webservice/load(_:)`` enforces the deadline itself on every platform: it cancels the transport's request and
     /// returns without waiting for it (a custom ``Transport`` that ignores cancellation can't hold it up), and throws
     /// ``WebserviceError/transport(_:)`` with `URLError(.timedOut)` when it passes. It also caps the request's idle
-    /// timeout at the same value. The clock starts once the load has its place under a ``Webservice/limiter``; it
-    /// doesn't apply to `file:` URLs or responses served from a ``Webservice/cache``.
+    /// timeout at the same value. The clock starts once the load has its place under a ``Webservice/limiter``, which
+    /// the request keeps until its transport has returned; it doesn't apply to responses served from a
+    /// ``Webservice/cache``.
     ///
     /// ```swift
     /// var feed = Episode.all
@@ -108,8 +109,8 @@ public struct Resource<A>: Sendable {
     ///
     /// A larger body makes ``Webservice/load(_:)`` throw ``WebserviceError/bodyTooLarge(limit:)`` instead of holding
     /// it all in memory. `URLSession` and `AsyncHTTPClientTransport` give up as soon as the response's
-    /// `Content-Length`, or the bytes received so far, pass the limit; a `file:` URL is not read when the file is
-    /// larger. A custom ``Transport`` that doesn't implement ``Transport/data(for:maxBodySize:)`` receives the whole
+    /// `Content-Length`, or the bytes received so far, pass the limit; ``FileTransport`` doesn't read a larger
+    /// file. A custom ``Transport`` that doesn't implement ``Transport/data(for:maxBodySize:)`` receives the whole
     /// body, and `load` checks its size afterwards. The limit applies to bodies from a ``Webservice/cache`` too.
     ///
     /// ```swift

@@ -65,11 +65,16 @@ extension Transport {
 extension URLSession: Transport {
     /// Sends `request` with this session, as `data(for:delegate:)` does with no delegate.
     ///
+    /// Only `http` and `https` URLs are sent: a `file:`, `data:` or `ftp:` URL, which `URLSession` would otherwise
+    /// load, perhaps taken from a server's response, is refused. Read files with ``FileTransport``.
+    ///
     /// - Parameter request: The request to send.
     /// - Returns: The response body and the response.
-    /// - Throws: The session's `URLError`.
+    /// - Throws: `URLError(.unsupportedURL)` for a URL that is not `http` or `https`; otherwise the session's
+    ///   `URLError`.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await data(for: request, delegate: nil)
+        try request.requireHTTP()
+        return try await data(for: request, delegate: nil)
     }
 
     /// Sends `request` with this session, cancelling the task as soon as the response's `Content-Length` or the
@@ -79,9 +84,10 @@ extension URLSession: Transport {
     ///   - request: The request to send.
     ///   - maxBodySize: The largest body to read, in bytes.
     /// - Returns: The response body and the response.
-    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger; otherwise the session's
-    ///   `URLError`.
+    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger; otherwise the errors of
+    ///   ``data(for:)``.
     public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
+        try request.requireHTTP()
         let limiter = BodySizeLimiter(maxBodySize: maxBodySize)
         do {
             return try await data(for: request, delegate: limiter)
@@ -130,6 +136,21 @@ private final class BodySizeLimiter: NSObject, URLSessionDataDelegate, Sendable 
         #endif
         if received > Int64(maxBodySize) {
             dataTask.cancel()
+        }
+    }
+}
+
+extension URLRequest {
+    /// Whether the request is for an `http` or `https` URL: the only ones ResourceKit's network transports send.
+    var isHTTP: Bool {
+        ["http", "https"].contains(url?.scheme?.lowercased())
+    }
+
+    /// Throws `URLError(.unsupportedURL)` unless the request is for an `http` or `https` URL.
+    func requireHTTP() throws {
+        guard isHTTP else {
+            let reason = "Only http and https URLs are sent; use FileTransport to read file URLs."
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
     }
 }

@@ -16,11 +16,13 @@ import Foundation
 /// let episodes = try await webservice.load(Episode.all)
 /// ```
 ///
-/// Three things can answer a request instead of the transport, or hold it back:
+/// Two things can answer a request instead of the transport, or hold it back:
 ///
-/// - A `file:` URL is read from disk, on every platform, so bundled JSON and fixtures load like the network.
 /// - A ``cache`` serves fresh `GET` responses from memory.
 /// - A ``limiter`` caps the requests in flight; further loads wait their turn.
+///
+/// The built-in network transports send only `http` and `https` URLs. To load bundled JSON or fixtures from `file:`
+/// URLs, opt in with ``FileTransport``: `Webservice(transport: FileTransport())`.
 ///
 /// A web service is a small value. Its cache and its limiter are reference types, shared by all its copies.
 public struct Webservice: Sendable {
@@ -142,23 +144,19 @@ public struct Webservice: Sendable {
     /// let episodes = try await webservice.load(Episode.all)
     /// ```
     ///
-    /// The response comes from the first of these that applies:
-    ///
-    /// 1. A `file:` URL is read from disk with `GET` (the ``transport`` never sees it), and answered as an HTTP `200`
-    ///    response with `Content-Length` and a `Content-Type` for the file's extension. The ``cache``, the
-    ///    ``limiter`` and the resource's ``Resource/timeout`` don't apply.
-    /// 2. The ``cache``, when it holds a fresh response for the request.
-    /// 3. The ``transport``, once the ``limiter`` lets the request go, within the resource's ``Resource/timeout``.
-    ///    The response is then offered to the ``cache``.
+    /// The response comes from the ``cache``, when it holds a fresh response for the request, or else from the
+    /// ``transport``, once the ``limiter`` lets the request go, within the resource's ``Resource/timeout``; that
+    /// response is then offered to the ``cache``. A `file:` URL is read only by a ``FileTransport``; the other
+    /// built-in transports refuse it with `URLError(.unsupportedURL)`.
     ///
     /// - Parameter resource: The resource to load.
     /// - Returns: The parsed model.
     /// - Throws: `CancellationError` when the calling task is cancelled, before or during the request or while it
     ///   waits for the ``limiter`` (a transport's `URLError(.cancelled)` is reported the same way on every
     ///   platform); otherwise a ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived
-    ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, a file's `CocoaError` such as
-    ///   `.fileReadNoSuchFile` when it can't be read, and `URLError(.unsupportedURL)` for a file URL with another
-    ///   method than `GET`), ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than the resource's
+    ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, `URLError(.unsupportedURL)` for
+    ///   a URL the transport doesn't load, such as a `file:` URL for a network transport, and ``FileTransport``'s
+    ///   errors), ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than the resource's
     ///   ``Resource/maxBodySize``, and the errors of ``Resource/value(from:response:)`` when one did.
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
@@ -176,22 +174,17 @@ public struct Webservice: Sendable {
         return try resource.value(from: data, response: response)
     }
 
-    /// The response to `request`: a file's contents, a fresh cached response, or the transport's answer.
+    /// The response to `request`: a fresh cached response, or the transport's answer.
     private func response(
         to request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, URLResponse) {
-        if request.url?.isFileURL == true {
-            return try await reportingTransportErrors(of: request) {
-                try await FileTransport(maxBodySize: maxBodySize).data(for: request)
-            }
-        }
         if let cached = await cache?.response(for: request), let response = cached.httpResponse {
             return (cached.body, response)
         }
         let (data, response) = try await reportingTransportErrors(of: request) {
-            try await withinLimit { try await send(request, within: timeout, maxBodySize: maxBodySize) }
+            try await send(request, within: timeout, maxBodySize: maxBodySize)
         }
         if let maxBodySize, data.count > maxBodySize {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)  // before the cache could keep it
@@ -221,38 +214,41 @@ public struct Webservice: Sendable {
         }
     }
 
-    /// Runs `operation` once the ``limiter``, if there is one, has a place for it.
-    private func withinLimit<T>(_ operation: () async throws -> T) async throws -> T {
-        guard let limiter else { return try await operation() }
-        return try await limiter.run(operation)
-    }
-
-    /// Sends `request` through the transport, with the body limited to `maxBodySize` bytes, failing with
-    /// `URLError(.timedOut)` if no response has fully arrived after `timeout` seconds.
+    /// Sends `request` through the transport once the ``limiter``, if there is one, has a place for it, with the
+    /// body limited to `maxBodySize` bytes, failing with `URLError(.timedOut)` if no response has fully arrived
+    /// `timeout` seconds after the place was taken.
     ///
     /// The transport runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
     /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
-    /// dropped.
+    /// dropped. The place belongs to that task: it is given back when the transport has really returned.
     private func send(
         _ request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, URLResponse) {
-        let transport = self.transport
-        let exchange: @Sendable () async throws -> (Data, URLResponse) = {
-            guard let maxBodySize else { return try await transport.data(for: request) }
-            return try await transport.data(for: request, maxBodySize: maxBodySize)
+        let (transport, limiter) = (self.transport, self.limiter)
+        try await limiter?.enter()
+        // From here on, `exchange` must run exactly once: it gives the place back.
+        let exchange: @Sendable () async -> Result<(Data, URLResponse), any Error> = {
+            let result: Result<(Data, URLResponse), any Error>
+            do {
+                if let maxBodySize {
+                    result = .success(try await transport.data(for: request, maxBodySize: maxBodySize))
+                } else {
+                    result = .success(try await transport.data(for: request))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            await limiter?.leave()
+            return result
         }
         guard let timeout else {
-            return try await exchange()
+            return try await exchange().get()
         }
         let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, URLResponse), any Error>.self)
         let sending = Task {
-            do {
-                outcome.yield(.success(try await exchange()))
-            } catch {
-                outcome.yield(.failure(error))
-            }
+            outcome.yield(await exchange())
         }
         let deadline = Task {
             // NaN waits no time at all; the cap keeps the conversion to nanoseconds from overflowing.

@@ -150,12 +150,7 @@ import Testing
 
     // MARK: Files
 
-    /// A web service whose transport fails the test if a request reaches it.
-    private let filesOnly = Webservice(
-        transport: StubTransport { request in
-            Issue.record("the transport was asked for \(request.url?.absoluteString ?? "nothing")")
-            throw URLError(.unsupportedURL)
-        })
+    private let filesOnly = Webservice(transport: FileTransport())
 
     @Test func fileLargerThanTheLimitIsTooLarge() async throws {
         try await withTemporaryFile(Data(repeating: 0x61, count: 101)) { file in

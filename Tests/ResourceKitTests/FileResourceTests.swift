@@ -6,23 +6,58 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `Webservice.load` with `file:` URLs: read from real temporary files, never through the transport, answered like
-/// an HTTP `200`.
+/// `file:` URLs: read from real temporary files by a web service that opted in with `FileTransport`, answered like an
+/// HTTP `200`; refused, without reading the file, by the network transports.
 @Suite struct FileResourceTests {
-    /// A web service whose transport fails the test if a request reaches it.
-    private let service = Webservice(
-        transport: StubTransport { request in
-            Issue.record("the transport was asked for \(request.url?.absoluteString ?? "nothing")")
-            throw URLError(.unsupportedURL)
-        })
+    private let service = Webservice(transport: FileTransport())
 
-    @Test func fileURLIsReadWithoutTheTransport() async throws {
+    static let networkWebservices: [(name: String, service: Webservice)] = [
+        ("Webservice()", Webservice()),
+        ("Webservice(configuration:)", Webservice(configuration: .ephemeral)),
+        ("Webservice(session:)", Webservice(session: .shared)),
+    ]
+
+    @Test(arguments: networkWebservices)
+    func networkWebServiceRefusesAFileURLWithoutReadingIt(name: String, service: Webservice) async throws {
+        // A URL taken from a server's JSON, such as "next": "file:///proc/self/environ", must not read a local file.
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("secrets.json")
+            try Data(#"[{"id": "secret", "title": "from disk"}]"#.utf8).write(to: file)
+            let error = try await #require(throws: WebserviceError.self, "\(name)") {
+                try await service.load(Resource<[Episode]>(get: file))
+            }
+            #expect(error.urlError?.code == .unsupportedURL, "\(name): \(error)")
+            #expect("\(error)".contains("Only http and https URLs are sent"), "\(name): \(error)")
+            #expect(error.body == nil)
+        }
+    }
+
+    static let otherSchemes = ["data:application/json,%5B%5D", "ftp://localhost/episodes.json", "file:///etc/hostname"]
+
+    @Test(arguments: otherSchemes)
+    func urlSessionSendsOnlyHTTPAndHTTPS(url: String) async throws {
+        let request = URLRequest(url: try #require(URL(string: url)))
+        let error = try await #require(throws: URLError.self) { try await URLSession.shared.data(for: request) }
+        #expect(error.code == .unsupportedURL)
+        let limited = try await #require(throws: URLError.self) {
+            try await URLSession.shared.data(for: request, maxBodySize: 1_000)
+        }
+        #expect(limited.code == .unsupportedURL)
+    }
+
+    @Test func fileTransportReadsAFileURLInOneLine() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("episodes.json")
             try fixture("episodes.json").write(to: file)
-            let episodes = try await service.load(Resource<[Episode]>(get: file))
+            let episodes = try await Webservice(transport: FileTransport()).load(Resource<[Episode]>(get: file))
             #expect(episodes.map(\.id) == ["1", "2", "3"])
         }
+    }
+
+    @Test func fileTransportReadsNothingButFileURLs() async throws {
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
+        #expect(error.urlError?.code == .unsupportedURL)
+        #expect("\(error)".contains("Only file URLs are read"))
     }
 
     static let contentTypes: [(file: String, type: String?)] = [
@@ -105,24 +140,6 @@ import Testing
             #expect(try Data(contentsOf: file) == Data("original".utf8))
         }
     }
-
-    @Test func fileLoadDoesNotWaitForALoadPlace() async throws {
-        try await withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("episodes.json")
-            try fixture("episodes.json").write(to: file)
-            let gate = Gate()
-            let service = Webservice(transport: GatedTransport(gate: gate), maxConcurrentLoads: 1)
-            let held = Task { try await service.load(Gate.resource("held")) }
-            try await eventually("the other load holds the only place") { await gate.started == ["held"] }
-            let fileLoad = Task { try await service.load(Resource<[Episode]>(get: file)) }
-            let finished = FileLoadOutcome()
-            Task { await finished.record(await fileLoad.result) }
-            try await eventually("the file load finished while the place was taken") { await finished.count != nil }
-            await gate.open("held")
-            #expect(try await fileLoad.value.count == 3)
-            _ = try await held.value
-        }
-    }
 }
 
 /// Runs `body` with a new, empty temporary directory, and removes it afterwards.
@@ -132,13 +149,4 @@ private func withTemporaryDirectory(_ body: (URL) async throws -> Void) async th
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     try await body(directory)
-}
-
-/// How many episodes a file load returned, once it has finished (-1 when it failed).
-private actor FileLoadOutcome {
-    private(set) var count: Int?
-
-    func record(_ result: Result<[Episode], any Error>) {
-        count = (try? result.get().count) ?? -1
-    }
 }

@@ -122,6 +122,29 @@ import Testing
         #expect(try await loads[1].value == "b")
     }
 
+    @Test func timedOutLoadKeepsItsPlaceUntilItsTransportReturns() async throws {
+        // The gate ignores cancellation, as a transport may: "a" times out, but its request is still being sent, so
+        // its place stays taken and "b" waits in line until "a"'s transport has really returned.
+        let (service, limiter) = try service(limit: 1)
+        var timingOut = Gate.resource("a")
+        timingOut.timeout = 0.1
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(timingOut) }
+        #expect(error.urlError?.code == .timedOut)
+        try await eventually("a reached the transport") { await gate.started == ["a"] }
+        let second = Task { try await service.load(Gate.resource("b")) }
+        try await eventually("b reached the transport or the line") {
+            await gate.started.count + limiter.loadsWaiting == 2
+        }
+        #expect(await gate.started == ["a"])
+        #expect(await limiter.loadsInFlight == 1)
+        await gate.open("a")
+        try await eventually("b reached the transport") { await gate.started == ["a", "b"] }
+        await gate.open("b")
+        #expect(try await second.value == "b")
+        #expect(await gate.maxInFlight == 1)
+        #expect(await limiter.loadsInFlight == 0)
+    }
+
     @Test func copiesOfAWebServiceShareTheLimit() async throws {
         let (service, limiter) = try service(limit: 1)
         let copy = service

@@ -97,6 +97,19 @@ import Testing
         expectNoSecret(in: error)
     }
 
+    @Test func bodyPreviewsCanBeTurnedOffForTheProcess() async throws {
+        // The switch is process-wide, so it is flipped in a child process, away from the other tests.
+        let error = WebserviceError.unacceptableStatus(statusCode: 500, headers: [:], body: Data(#"{"e":"boom"}"#.utf8))
+        let child = try await ChildProcess.run("off") {
+            WebserviceError.describesBodies = false
+            return error.description
+        }
+        guard let child else { return }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        #expect(child.result == "The server answered HTTP 500 with 12 bytes.")
+        #expect(error.description.contains("boom"), "on by default")
+    }
+
     @Test func dumpShowsOnlyHarmlessResponseHeaderValues() {
         var dumped = ""
         let headers = ["X-Ticket": "x-auth-value", "Content-Type": "application/json", "Retry-After": "30"]

@@ -64,6 +64,15 @@ import Testing
         await other.stop()
     }
 
+    @Test func redirectToAFileIsNotFollowed() async throws {
+        try await withServer { base in
+            var redirect = bytes(base / "faults/redirect")
+            redirect.queryItems = [URLQueryItem(name: "to", value: "file:///etc/hostname")]
+            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(redirect) }
+            #expect(error.statusCode == 302, "the redirect itself is the answer, got \(error)")
+        }
+    }
+
     @Test func headersDeclaredSafeFollowACrossOriginRedirect() async throws {
         let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
         try await withServer { base in

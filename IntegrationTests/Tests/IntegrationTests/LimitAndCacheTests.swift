@@ -109,10 +109,15 @@ import Testing
         }
     #endif
 
-    @Test func fileURLLoadsThroughTheDefaultWebservice() async throws {
+    @Test func fileURLLoadsOnlyThroughAFileTransport() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("episodes-\(UUID().uuidString).json")
         try Data(#"{"served": 7}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        #expect(try await webservice.load(Resource<Served>(get: file)).served == 7)
+        // The network transport refuses it: a file URL from a server's response never reads a local file.
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Served>(get: file))
+        }
+        #expect(error.urlError?.code == .unsupportedURL)
+        #expect(try await Webservice(transport: FileTransport()).load(Resource<Served>(get: file)).served == 7)
     }
 }
