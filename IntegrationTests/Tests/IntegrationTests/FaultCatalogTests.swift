@@ -60,14 +60,15 @@ import Testing
 
     @Test func trickleOutlastsTheIdleTimeoutButNotTheResourceTimeout() async throws {
         try await withServer { base in
-            // Ten bytes, one every 300 ms: no gap reaches the 1 s idle timeout, so the session lets it finish.
+            // Twelve bytes, one every 300 ms: 3.6 s in all, but no gap comes near the 2 s idle timeout (a margin wide
+            // enough for a machine busy with other tests), so the session lets it finish.
             let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = 1
-            configuration.timeoutIntervalForResource = 1  // ignored on Linux, as this test shows
+            configuration.timeoutIntervalForRequest = 2
+            configuration.timeoutIntervalForResource = 2  // ignored on Linux, as this test shows
             let impatient = Webservice(configuration: configuration)
-            let trickle = Resource<String>(get: base / "faults/trickle?bytes=10&ms=300")
+            let trickle = Resource<String>(get: base / "faults/trickle?bytes=12&ms=300")
             #if canImport(FoundationNetworking)
-                #expect(try await impatient.load(trickle) == "xxxxxxxx")
+                #expect(try await impatient.load(trickle) == "xxxxxxxxxx")
             #endif
 
             // The resource's timeout bounds the whole request, on every platform.

@@ -69,7 +69,9 @@ import Testing
             var redirect = bytes(base / "faults/redirect")
             redirect.queryItems = [URLQueryItem(name: "to", value: "file:///etc/hostname")]
             let error = try await #require(throws: WebserviceError.self) { try await webservice.load(redirect) }
-            #expect(error.statusCode == 302, "the redirect itself is the answer, got \(error)")
+            // The server answers, never the file: the redirect itself (302), or, where Linux's URLSession reads the
+            // location as a path on the same server, that server's 404.
+            #expect([302, 404].contains(error.statusCode), "got \(error)")
         }
     }
 
