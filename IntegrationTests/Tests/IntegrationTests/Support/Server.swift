@@ -10,7 +10,11 @@ import Testing
 /// Starts an Episodes server with the fault routes on loopback, runs `body` against it, and stops the server, also
 /// when `body` throws.
 func withServer(_ body: (URL) async throws -> Void) async throws {
-    let server = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+    try await using(EpisodesServer.start(configure: { $0.addFaultRoutes() }), body)
+}
+
+/// Runs `body` with `server`'s base URL, and stops the server, also when `body` throws.
+func using(_ server: RunningServer, _ body: (URL) async throws -> Void) async throws {
     do {
         try await body(server.baseURL)
         await server.stop()

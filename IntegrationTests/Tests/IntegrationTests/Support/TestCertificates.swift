@@ -105,12 +105,5 @@ func withTLSServer(
 ) async throws {
     let certificates = try TestCertificates.shared.get()
     let tls = try certificates.serverConfiguration(certificates[keyPath: certificate])
-    let server = try await EpisodesServer.start(tls: tls)
-    do {
-        try await body(server.baseURL)
-        await server.stop()
-    } catch {
-        await server.stop()
-        throw error
-    }
+    try await using(EpisodesServer.start(tls: tls), body)
 }
