@@ -14,14 +14,20 @@ enum Redaction {
     /// Whether a query item, form or JSON field with this name holds a credential, such as `access_token`,
     /// `api_key`, `sig` or `password`.
     static func isCredentialName(_ name: some StringProtocol) -> Bool {
-        let name = name.lowercased()
-        return name == "key"
-            || [
-                "token", "secret", "pass", "pwd", "auth", "sig", "credential", "session", "apikey", "api_key",
-                "api-key",
-                "jwt", "assertion", "private",
-            ].contains { name.contains($0) }
+        // ASCII case folding on bytes: this runs for every `name=` in a text, so it avoids Foundation's string search.
+        let folded = name.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+        if folded.elementsEqual("key".utf8) { return true }
+        return credentialWords.contains { word in
+            folded.count >= word.count
+                && (0...(folded.count - word.count)).contains { folded[$0..<$0 + word.count].elementsEqual(word) }
+        }
     }
+
+    /// The parts of a name, in lowercase, that mark it as a credential's.
+    private static let credentialWords: [[UInt8]] = [
+        "token", "secret", "pass", "pwd", "auth", "sig", "credential", "session", "apikey", "api_key", "api-key", "jwt",
+        "assertion", "private",
+    ].map { Array($0.utf8) }
 
     /// The credentials `request` carries: the values of its unsafe header fields, its URL's user and password, and
     /// its credential query values.
@@ -118,6 +124,16 @@ extension Redaction {
         }
     }
 
+    /// Whether `byte` ends a URL's authority: `/`, `?` or `#`.
+    private static func isPathStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
+    /// Whether `byte` starts a query or fragment parameter: `?`, `&`, `;` or `#`.
+    private static func isParameterStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#")
+    }
+
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -144,10 +160,7 @@ extension Redaction {
             let start = index + 3
             var end = start
             var lastAt: Int?
-            while end < bytes.count, !isDelimiter(bytes[end]),
-                ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
-                    .contains(bytes[end])
-            {
+            while end < bytes.count, !isDelimiter(bytes[end]), !isPathStart(bytes[end]) {
                 if bytes[end] == UInt8(ascii: "@") { lastAt = end }
                 end += 1
             }
@@ -173,22 +186,18 @@ extension Redaction {
             let byte = bytes[index]
             output.append(byte)
             index += 1
-            let startsName =
-                [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "#")].contains(byte)
-                || isDelimiter(byte)
-            guard startsName else { continue }
+            let inURL = isParameterStart(byte)
+            guard inURL || isDelimiter(byte) else { continue }
             var end = index
             while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+            guard end > index, end < bytes.count, bytes[end] == UInt8(ascii: "=") else { continue }
             let name = String(decoding: bytes[index..<end], as: UTF8.self)
             // An OAuth `code` is a credential in a URL; elsewhere `Code=` is an error's code.
-            let inURL = !isDelimiter(byte)
-            guard end > index, end < bytes.count, bytes[end] == UInt8(ascii: "="),
-                isCredentialName(name) || (inURL && name.lowercased() == "code")
-            else { continue }
+            guard isCredentialName(name) || (inURL && name.lowercased() == "code") else { continue }
             output += bytes[index...end]
             var valueEnd = end + 1
             while valueEnd < bytes.count, !isDelimiter(bytes[valueEnd]),
-                ![UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(bytes[valueEnd])
+                !isParameterStart(bytes[valueEnd]) || bytes[valueEnd] == UInt8(ascii: "?")
             {
                 valueEnd += 1
             }
@@ -208,8 +217,9 @@ extension Redaction {
             let atWordStart = index == 0 || !isNameByte(bytes[index - 1])
             if atWordStart {
                 for scheme in schemes where index + scheme.count < bytes.count {
-                    let word = bytes[index..<index + scheme.count].map { $0 | 0x20 }
-                    guard word.elementsEqual(scheme.map { $0 | 0x20 }) else { continue }
+                    guard bytes[index..<index + scheme.count].elementsEqual(scheme, by: { $0 | 0x20 == $1 }) else {
+                        continue
+                    }
                     var end = index + scheme.count
                     while end < bytes.count, bytes[end] == UInt8(ascii: " ") { end += 1 }
                     var tokenEnd = end
