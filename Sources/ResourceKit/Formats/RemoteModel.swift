@@ -81,7 +81,7 @@ extension RemoteModel {
     public static func one(id: ID) throws(RemoteModelError) -> Resource<Self> {
         let segment = pathComponent(for: id)
         guard !["", ".", ".."].contains(segment),
-            let encoded = segment.addingPercentEncoding(withAllowedCharacters: unreservedCharacters),
+            let encoded = HTTPSyntax.percentEncoded(segment),
             var components = URLComponents(url: collectionURL, resolvingAgainstBaseURL: true)
         else {
             throw .invalidID(pathComponent: segment)
@@ -92,11 +92,6 @@ extension RemoteModel {
             throw .invalidID(pathComponent: segment)
         }
         return Resource(get: url, decoder: decoder)
-    }
-
-    /// RFC 3986's unreserved characters: the only ones a path segment keeps unencoded.
-    private static var unreservedCharacters: CharacterSet {
-        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
     }
 }
 
