@@ -61,10 +61,12 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// Sends `request` through the session and returns the body and the response.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await data(for: request, limit: nil)
     }
 
+    /// Sends `request` through the session, giving up once the body is larger than `maxBodySize` bytes.
     public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
         try await data(for: request, limit: maxBodySize)
     }
