@@ -20,7 +20,7 @@ public struct Resource<A>: Sendable {
     public var url: URL
     /// Query items appended, in order, to any query already in ``url``, percent-encoded completely.
     ///
-    /// See <doc:DefiningResources#Query-items>.
+    /// See <doc:DefiningResources>.
     public var queryItems: [URLQueryItem] = []
     /// The HTTP method, carrying the encoded request body when it has one.
     public var method: HTTPMethod<Data>
@@ -31,7 +31,7 @@ public struct Resource<A>: Sendable {
     /// Turns the body of a response with an unacceptable status into the API's own error model; `nil` keeps it as
     /// bytes.
     ///
-    /// See ``decodingAPIErrors(as:decoder:)`` and <doc:ErrorHandling#API-errors>.
+    /// See ``decodingAPIErrors(as:decoder:)`` and <doc:ErrorHandling>.
     public var parseAPIError: (@Sendable (Data) throws -> any Error)?
     /// Turns a successful response's body, and the response when there is one, into the model.
     ///
@@ -40,11 +40,11 @@ public struct Resource<A>: Sendable {
     public var parse: @Sendable (Data, HTTPURLResponse?) throws -> A
     /// The longest the whole request may take, in seconds; `nil`, the default, leaves timing to the transport.
     ///
-    /// See <doc:LoadingResources#Timeouts>.
+    /// See <doc:LoadingResources>.
     public var timeout: TimeInterval?
     /// The largest response body to accept, in bytes; `nil`, the default, sets no limit.
     ///
-    /// See <doc:LoadingResources#Body-limits>.
+    /// See <doc:LoadingResources>.
     public var maxBodySize: Int?
 
     /// Creates a resource whose parse turns the response body into the model.

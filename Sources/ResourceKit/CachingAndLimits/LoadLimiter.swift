@@ -1,7 +1,7 @@
 /// A cap on how many loads send requests at once, with a first-come, first-served queue for the rest.
 ///
 /// ``Webservice/init(transport:maxConcurrentLoads:cache:)`` makes one; copies of that web service share it. The rules
-/// are in <doc:LoadingResources#Concurrency-limits>.
+/// are in <doc:LoadingResources>.
 actor LoadLimiter {
     /// A load waiting for a place, and how to wake it.
     private struct Waiter {

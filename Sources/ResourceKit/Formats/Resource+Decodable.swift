@@ -4,7 +4,7 @@ extension Resource where A: Decodable & SendableMetatype {
     /// Creates a `GET` resource whose JSON body, or the value at `path` inside it, decodes into `A`.
     ///
     /// The request carries `Accept: application/json` unless `headers` names it. A `path` such as `["feed", "entry"]`
-    /// decodes only the value there; see <doc:DefiningResources#Coding-paths>.
+    /// decodes only the value there; see <doc:DefiningResources>.
     ///
     /// ```swift
     /// let all = Resource<[Episode]>(get: episodesURL)

@@ -9,7 +9,7 @@ extension Resource where A == String {
     /// `textEncoding` when it names none (and when a test calls ``parse`` without a response).
     ///
     /// Bytes the charset can't decode make the parse throw ``TextResourceError``; nothing is replaced. The charsets it
-    /// knows are listed in <doc:DefiningResources#Text>.
+    /// knows are listed in <doc:DefiningResources>.
     ///
     /// ```swift
     /// let robots = Resource<String>(url: robotsURL, textEncoding: .utf8)

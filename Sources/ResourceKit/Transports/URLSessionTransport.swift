@@ -7,10 +7,9 @@ import Foundation
 /// The ``Transport`` that sends requests with `URLSession`: the one behind ``Webservice/init(transport:maxConcurrentLoads:cache:)``
 /// by default.
 ///
-/// Made with a configuration, it owns its session and keeps credentials on their origin: a redirect to another
-/// origin keeps only safe header fields, the configuration's `httpAdditionalHeaders` included. On Linux it also
-/// receives bodies into one buffer, delivers a 401 that FoundationNetworking would hold, and keeps a 307/308 body.
-/// Made with a caller's session, it sends through that session as it is. See <doc:Transports>.
+/// Made with a configuration, it owns its session and keeps credentials on their origin across redirects, and on
+/// Linux mends FoundationNetworking's faults; made with a caller's session, it sends through it as it is. See
+/// <doc:Transports>.
 ///
 /// ```swift
 /// let configuration = URLSessionConfiguration.default
