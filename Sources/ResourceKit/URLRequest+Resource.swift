@@ -36,19 +36,10 @@ extension URL {
         guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             return self
         }
-        let added = items.map { item in
-            Self.encode(item.name) + (item.value.map { "=" + Self.encode($0) } ?? "")
-        }
+        let encoded = { (text: String) in HTTPSyntax.percentEncoded(text) ?? text }
+        let added = items.map { item in encoded(item.name) + (item.value.map { "=" + encoded($0) } ?? "") }
         let existing = components.percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
         components.percentEncodedQuery = (existing + added).joined(separator: "&")
         return components.url ?? self
     }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters, so `+`, `&`, `=` and `;` arrive as data.
-    private static func encode(_ string: String) -> String {
-        string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? string
-    }
-
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

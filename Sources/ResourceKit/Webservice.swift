@@ -4,167 +4,59 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Loads resources: the only asynchronous code in ResourceKit.
+/// Loads resources: the one asynchronous API of ResourceKit.
 ///
-/// `load` builds the request with `URLRequest(resource:)`, sends it through the ``transport``, and hands the
-/// response to ``Resource/value(from:response:)``, which requires an HTTP response with one of the resource's
-/// ``Resource/acceptableStatusCodes`` and parses the body. Everything but the sending is synchronous and tested
-/// without a network.
+/// It asks its ``transport`` for the bytes, then validates and parses them with the resource's synchronous
+/// functions. A `Webservice` is a small value; make one and share it. See <doc:LoadingResources>.
 ///
 /// ```swift
 /// let webservice = Webservice()
 /// let episodes = try await webservice.load(Episode.all)
 /// ```
-///
-/// Two things can answer a request instead of the transport, or hold it back:
-///
-/// - A ``cache`` serves fresh `GET` responses from memory.
-/// - A ``limiter`` caps the requests in flight; further loads wait their turn.
-///
-/// The built-in network transports send only `http` and `https` URLs. To load bundled JSON or fixtures from `file:`
-/// URLs, opt in with ``FileTransport``: `Webservice(transport: FileTransport())`.
-///
-/// A web service is a small value. Its cache and its limiter are reference types, shared by all its copies.
 public struct Webservice: Sendable {
-    /// Sends the requests: a `URLSession`, or any other ``Transport``.
+    /// The transport that sends requests.
     public var transport: any Transport
-
-    /// The in-memory cache of `GET` responses, or `nil`, the default, to send every request.
-    ///
-    /// ```swift
-    /// var webservice = Webservice()
-    /// webservice.cache = ResponseCache(byteLimit: 5_000_000)
-    /// ```
+    /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
     public var cache: ResponseCache?
+    /// The limit on loads in flight at once, when one was set.
+    var limiter: LoadLimiter?
 
-    /// The cap on requests in flight, or `nil`, the default, for no cap.
-    ///
-    /// Assign one limiter to several web services to cap their requests together:
-    ///
-    /// ```swift
-    /// let limiter = LoadLimiter(maxConcurrentLoads: 4)
-    /// var images = Webservice(configuration: .ephemeral)
-    /// images.limiter = limiter
-    /// ```
-    public var limiter: LoadLimiter?
-
-    /// Creates a web service that sends requests through ResourceKit's own shared `URLSession`.
-    ///
-    /// The session uses the default configuration and one rule `URLSession.shared` lacks: a redirect to another
-    /// origin (scheme, host or port) keeps only header fields known to carry no credential (content negotiation,
-    /// `User-Agent`, the body's `Content-Type`, …), so a server can't pass `Authorization`, cookies, API keys or
-    /// tokens on to a third party. Linux's `URLSession` would otherwise forward them all.
-    ///
-    /// ```swift
-    /// let webservice = Webservice(maxConcurrentLoads: 4, cache: ResponseCache(byteLimit: 5_000_000))
-    /// ```
+    /// Creates a web service that sends requests with `transport`.
     ///
     /// - Parameters:
-    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
-    ///     1. Defaults to `nil`, no cap.
-    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
-    public init(maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
-        self.init(transport: RedirectSafeSession.shared, maxConcurrentLoads: maxConcurrentLoads, cache: cache)
-    }
-
-    /// Creates a web service with a new `URLSession` for `configuration`, with the redirect rule of
-    /// ``init(maxConcurrentLoads:cache:)``.
-    ///
-    /// The session lives as long as this web service and its copies. Create the web service once and keep it,
-    /// rather than one per request.
-    ///
-    /// ```swift
-    /// let configuration = URLSessionConfiguration.default
-    /// configuration.httpAdditionalHeaders = ["User-Agent": "SwiftTalk/1.0"]
-    /// let webservice = Webservice(configuration: configuration)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - configuration: The session's configuration, such as its idle timeout or extra headers.
-    ///   - crossOriginSafeHeaders: Names of header fields of yours that carry no credential and may follow a
-    ///     redirect to another origin, such as `X-Request-ID`; only standard harmless fields do otherwise.
-    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
-    ///     1. Defaults to `nil`, no cap.
-    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
+    ///   - transport: Sends requests; a ``URLSessionTransport`` with the default configuration unless you pass one.
+    ///   - maxConcurrentLoads: At most this many loads in flight at once; the others wait in order. `nil` sets no limit.
+    ///   - cache: A ``ResponseCache`` that serves responses again while the server allows; `nil` caches nothing.
     public init(
-        configuration: URLSessionConfiguration,
-        crossOriginSafeHeaders: Set<String> = [],
+        transport: any Transport = URLSessionTransport.shared,
         maxConcurrentLoads: Int? = nil,
         cache: ResponseCache? = nil
     ) {
-        self.init(
-            transport: RedirectSafeSession(
-                configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders),
-            maxConcurrentLoads: maxConcurrentLoads,
-            cache: cache
-        )
-    }
-
-    /// Creates a web service that sends requests through a `URLSession` you configured.
-    ///
-    /// Your session's delegate decides how redirects are followed. Linux's `URLSession` forwards every header,
-    /// `Authorization` included, to the redirect's target unless the delegate removes it;
-    /// ``init(maxConcurrentLoads:cache:)`` and ``init(configuration:crossOriginSafeHeaders:maxConcurrentLoads:cache:)`` do that for you.
-    ///
-    /// ```swift
-    /// let webservice = Webservice(session: .shared)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - session: The session to use, such as `URLSession.shared`.
-    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
-    ///     1. Defaults to `nil`, no cap.
-    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
-    public init(session: URLSession, maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
-        self.init(transport: session, maxConcurrentLoads: maxConcurrentLoads, cache: cache)
-    }
-
-    /// Creates a web service that sends requests through `transport`, such as a stub in tests.
-    ///
-    /// ```swift
-    /// let webservice = Webservice(transport: FixtureTransport(body: fixture), maxConcurrentLoads: 2)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - transport: The transport to use.
-    ///   - maxConcurrentLoads: The most requests in flight at once, with a new ``LoadLimiter``; values below 1 mean
-    ///     1. Defaults to `nil`, no cap.
-    ///   - cache: The cache for `GET` responses. Defaults to `nil`, no cache.
-    public init(transport: any Transport, maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) {
         self.transport = transport
         self.limiter = maxConcurrentLoads.map(LoadLimiter.init(maxConcurrentLoads:))
         self.cache = cache
     }
 
-    /// Loads a resource: sends its request, validates the response, and parses the body.
+    /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
+    public init(session: URLSession) {
+        self.init(transport: URLSessionTransport(session: session))
+    }
+
+    /// Loads a resource: sends its request, validates the response and parses the body, off the caller's actor.
     ///
-    /// The work runs off the caller's actor, so a `@MainActor` caller never parses on the main actor.
+    /// It throws `CancellationError` when the calling task is cancelled, and otherwise a ``WebserviceError``; the order
+    /// of cache, limit, timeout and transport is in <doc:LoadingResources>.
     ///
     /// ```swift
     /// let episodes = try await webservice.load(Episode.all)
     /// ```
-    ///
-    /// The response comes from the ``cache``, when it holds a fresh response for the request, or else from the
-    /// ``transport``, once the ``limiter`` lets the request go, within the resource's ``Resource/timeout``; that
-    /// response is then offered to the ``cache``. A `file:` URL is read only by a ``FileTransport``; the other
-    /// built-in transports refuse it with `URLError(.unsupportedURL)`.
-    ///
-    /// - Parameter resource: The resource to load.
-    /// - Returns: The parsed model.
-    /// - Throws: `CancellationError` when the calling task is cancelled, before or during the request or while it
-    ///   waits for the ``limiter`` (a transport's `URLError(.cancelled)` is reported the same way on every
-    ///   platform); otherwise a ``WebserviceError``: ``WebserviceError/transport(_:)`` when no response arrived
-    ///   (with `URLError(.timedOut)` when the resource's ``Resource/timeout`` passed, `URLError(.unsupportedURL)` for
-    ///   a URL the transport doesn't load, such as a `file:` URL for a network transport, and ``FileTransport``'s
-    ///   errors), ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger than the resource's
-    ///   ``Resource/maxBodySize``, and the errors of ``Resource/value(from:response:)`` when one did.
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
         let built = URLRequest(resource: resource)
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
-        let request = (transport as? any PreparesRequests)?.prepared(built) ?? built
+        let request = (transport as? URLSessionTransport)?.prepared(built) ?? built
         let limit = resource.maxBodySize
         let (data, response) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
         try Task.checkCancellation()

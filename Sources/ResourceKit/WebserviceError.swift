@@ -1,10 +1,14 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Why ``Webservice/load(_:)`` could not produce a model.
 ///
-/// Every case keeps what you need to react to or report the failure: the underlying error, and the status code,
-/// header fields and body of the response when there was one. The convenience properties ``statusCode``,
-/// ``headers``, ``body`` and ``underlyingError`` read them without a `switch`.
+/// Every case keeps what you need to react to or report the failure: the underlying error, and the
+/// ``Response`` when one arrived. Its description is one line for logs and never shows a credential; see
+/// <doc:ErrorHandling>.
 ///
 /// ```swift
 /// do {
@@ -13,91 +17,74 @@ import Foundation
 ///     signIn()
 /// }
 /// ```
-///
-/// Its description is meant for logs: one line that names the failure, the status, the body's size and, for an
-/// unacceptable status, the first 200 characters of the body (the server's error message; turn that off with
-/// ``describesBodies``). No description, `dump` or `Mirror` shows a credential: header values other than
-/// harmless ones such as `Content-Type`, URL userinfo, credential query values (`access_token`, `api_key`, `sig`, …),
-/// `Bearer` tokens and JSON fields such as `"password"` are replaced by `REDACTED`.
 public enum WebserviceError: Error, Sendable {
-    /// The transport failed before a response arrived, usually with a `URLError` such as `.notConnectedToInternet`,
-    /// `.timedOut` or `.cannotConnectToHost`.
-    ///
-    /// A `URLError` keeps its code with its URLs and messages redacted; another error whose text would show one of
-    /// the request's credentials is kept as its redacted description.
+    /// The transport failed before a response arrived, usually with a `URLError` such as `.timedOut`; its URLs and
+    /// messages are redacted.
     case transport(any Error)
+    /// The request could not be encoded: its body, or a header field HTTP forbids (named, its value never shown).
+    case encoding(any Error)
     /// The transport returned a response that is not an `HTTPURLResponse`.
     case nonHTTPResponse(body: Data)
-    /// The server answered with a status code outside the resource's ``Resource/acceptableStatusCodes``; its header
-    /// fields and body are kept.
-    case unacceptableStatus(statusCode: Int, headers: [String: String], body: Data)
-    /// The server answered with an unacceptable status code and a body the resource's ``Resource/parseError`` turned
-    /// into the API's own error, such as `APIError(error: "not_found")`; status, header fields and body are kept.
-    case serverError(any Error, statusCode: Int, headers: [String: String], body: Data)
+    /// The server answered with a status code outside the resource's ``Resource/acceptableStatusCodes``.
+    case unacceptableStatus(Response)
+    /// The server answered with an unacceptable status and a body ``Resource/parseAPIError`` turned into the API's
+    /// own error, such as `APIError(reason: "not found")`.
+    case apiError(any Error, Response)
     /// The resource's ``Resource/parse`` threw on an accepted response, typically a `DecodingError`.
-    case parsing(any Error, statusCode: Int, headers: [String: String], body: Data)
-    /// The request could not be encoded: its body, typically an `EncodingError`, or a header field whose name or
-    /// value HTTP forbids (an `EncodingError.invalidValue` naming the field, never showing its value).
-    case encoding(any Error)
-    /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes; transports that can
-    /// stop reading early have.
+    case parsing(any Error, Response)
+    /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes.
     case bodyTooLarge(limit: Int)
 
-    /// The response's HTTP status code, when a response arrived.
-    public var statusCode: Int? {
-        switch self {
-        case .unacceptableStatus(let statusCode, _, _), .serverError(_, let statusCode, _, _),
-            .parsing(_, let statusCode, _, _):
-            statusCode
-        case .transport, .nonHTTPResponse, .encoding, .bodyTooLarge: nil
+    /// The HTTP response an error keeps: its status code, header fields and body.
+    ///
+    /// `dump` and `Mirror` show only harmless header values; the others read `REDACTED`.
+    public struct Response: Sendable {
+        /// The response's HTTP status code.
+        public var statusCode: Int
+        /// The response's header fields.
+        public var headers: [String: String]
+        /// The response body.
+        public var body: Data
+
+        /// Creates a response from its parts.
+        public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
+            self.statusCode = statusCode
+            self.headers = headers
+            self.body = body
+        }
+
+        init(_ response: HTTPURLResponse, body: Data) {
+            self.init(statusCode: response.statusCode, headers: response.headerFields, body: body)
+        }
+
+        /// The value of the header field `name`, matched in any letter case.
+        public func value(forHTTPHeaderField name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
     }
 
-    /// The response's header fields, when an HTTP response arrived.
-    public var headers: [String: String]? {
+    /// The HTTP response, when one arrived with an unacceptable status or a body that could not be parsed.
+    public var response: Response? {
         switch self {
-        case .unacceptableStatus(_, let headers, _), .serverError(_, _, let headers, _), .parsing(_, _, let headers, _):
-            headers
-        case .transport, .nonHTTPResponse, .encoding, .bodyTooLarge: nil
+        case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
+        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge: nil
         }
     }
+
+    /// The response's HTTP status code, when a response arrived.
+    public var statusCode: Int? { response?.statusCode }
 
     /// The response body, when a response arrived.
     public var body: Data? {
-        switch self {
-        case .nonHTTPResponse(let body), .unacceptableStatus(_, _, let body), .serverError(_, _, _, let body),
-            .parsing(_, _, _, let body):
-            body
-        case .transport, .encoding, .bodyTooLarge: nil
-        }
+        if case .nonHTTPResponse(let body) = self { body } else { response?.body }
     }
 
-    /// The error that caused this one: the transport's, the server's own error model, the parse's or the encoder's.
+    /// The error that caused this one: the transport's, the API's own, the parse's or the encoder's.
     public var underlyingError: (any Error)? {
         switch self {
-        case .transport(let error), .serverError(let error, _, _, _), .parsing(let error, _, _, _),
-            .encoding(let error):
-            error
+        case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _): error
         case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge: nil
         }
-    }
-
-    /// The transport's `URLError`, when the transport failed with one.
-    public var urlError: URLError? {
-        if case .transport(let error as URLError) = self { error } else { nil }
-    }
-
-    /// The value of a response header field, with the name matched case-insensitively as HTTP requires.
-    ///
-    /// ```swift
-    /// let retryAfter = error.value(forHTTPHeaderField: "retry-after")
-    /// ```
-    ///
-    /// - Parameter name: The header field's name, in any letter case.
-    /// - Returns: The field's value, or `nil` when there was no HTTP response or it lacks the field.
-    public func value(forHTTPHeaderField name: String) -> String? {
-        let name = name.lowercased()
-        return headers?.first { $0.key.lowercased() == name }?.value
     }
 }
 
@@ -113,13 +100,14 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The request failed before a response arrived: \(Self.explain(error))"
         case .nonHTTPResponse(let body):
             "The response was not an HTTP response (\(Self.count(body)))."
-        case .unacceptableStatus(let statusCode, _, let body):
-            "The server answered HTTP \(statusCode) with \(content)" + (Self.preview(of: body).map { ": \($0)" } ?? ".")
-        case .serverError(let error, let statusCode, _, let body):
-            "The server answered HTTP \(statusCode) with \(type(of: error))"
-                + (Self.preview(of: body).map { ": \($0)" } ?? " (\(content)).")
-        case .parsing(let error, let statusCode, _, _):
-            "The HTTP \(statusCode) response with \(content) could not be parsed: \(Self.explain(error))"
+        case .unacceptableStatus(let response):
+            "The server answered HTTP \(response.statusCode) with \(response.content)"
+                + (Self.preview(of: response.body).map { ": \($0)" } ?? ".")
+        case .apiError(let error, let response):
+            "The server answered HTTP \(response.statusCode) with \(type(of: error))"
+                + (Self.preview(of: response.body).map { ": \($0)" } ?? " (\(response.content)).")
+        case .parsing(let error, let response):
+            "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(Self.explain(error))"
         case .encoding(let error):
             "The request body could not be encoded: \(Self.explain(error))"
         case .bodyTooLarge(let limit):
@@ -131,11 +119,7 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// The body's size and type, such as `12 bytes of application/json`.
-    private var content: String {
-        Self.count(body ?? Data()) + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")
-    }
-
-    private static func count(_ body: Data) -> String {
+    fileprivate static func count(_ body: Data) -> String {
         count(body.count)
     }
 
@@ -192,47 +176,25 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     }
 }
 
-extension WebserviceError: CustomReflectable {
-    /// A mirror that shows the error's parts with credential header values redacted, for `dump` and debuggers.
+extension WebserviceError.Response: CustomReflectable {
+    /// The status code, the header fields with only harmless values shown, and the body.
     public var customMirror: Mirror {
-        let redacted = headers.map(Self.redacting)
-        return switch self {
-        case .transport(let error): Mirror(self, children: ["transport": error], displayStyle: .enum)
-        case .nonHTTPResponse(let body): Mirror(self, children: ["nonHTTPResponse": body], displayStyle: .enum)
-        case .unacceptableStatus(let statusCode, _, let body):
-            Mirror(
-                self,
-                children: ["statusCode": statusCode, "headers": redacted as Any, "body": body],
-                displayStyle: .enum
-            )
-        case .serverError(let error, let statusCode, _, let body), .parsing(let error, let statusCode, _, let body):
-            Mirror(
-                self,
-                children: ["error": error, "statusCode": statusCode, "headers": redacted as Any, "body": body],
-                displayStyle: .enum
-            )
-        case .encoding(let error): Mirror(self, children: ["encoding": error], displayStyle: .enum)
-        case .bodyTooLarge(let limit): Mirror(self, children: ["bodyTooLarge": limit], displayStyle: .enum)
-        }
-    }
-
-    private static func redacting(_ headers: [String: String]) -> [String: String] {
-        headers.reduce(into: [:]) { result, field in
+        let headers = headers.reduce(into: [String: String]()) { result, field in
             result[field.key] = isSafeHeader(field.key) ? Redaction.scrub(field.value) : Redaction.mark
         }
+        return Mirror(self, children: ["statusCode": statusCode, "headers": headers, "body": body])
+    }
+
+    /// The body's size and content type, for descriptions: "12 bytes of application/json".
+    fileprivate var content: String {
+        WebserviceError.count(body) + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")
     }
 }
 
 extension WebserviceError {
-    /// Whether descriptions show the start of an error body, `true` unless you turn it off.
+    /// Whether descriptions show the first 200 characters of an error response's body; `true` unless you turn it off.
     ///
-    /// Turn it off, once at launch, where a server may echo secrets in its error bodies; the bodies stay available
-    /// through ``body``. Credentials in previews are redacted either way. (Apple systems before macOS 15 and iOS 18
-    /// lack the lock it needs, and always show previews.)
-    ///
-    /// ```swift
-    /// WebserviceError.describesBodies = false
-    /// ```
+    /// It is one switch for the whole process; see <doc:ErrorHandling>.
     public static var describesBodies: Bool {
         get { BodyPreviewSwitch.isOn }
         set { BodyPreviewSwitch.isOn = newValue }

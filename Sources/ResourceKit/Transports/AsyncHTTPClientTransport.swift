@@ -15,45 +15,17 @@
     /// A ``Transport`` that sends requests with AsyncHTTPClient, the SwiftNIO HTTP client: on Linux, several times
     /// the throughput of `URLSession`, with the same resources.
     ///
-    /// It is part of ResourceKit when you enable the package's `AsyncHTTPClient` trait, which is off by default (the
-    /// default build has no dependencies):
-    ///
-    /// ```swift
-    /// .package(url: "https://github.com/example/ResourceKit", from: "1.0.0", traits: ["AsyncHTTPClient"])
-    /// ```
+    /// It comes with the package's `AsyncHTTPClient` trait and behaves like ``URLSessionTransport``: redirects that
+    /// keep credentials on their origin, `URLError` codes, cancellation, body limits; see <doc:Transports>.
     ///
     /// ```swift
     /// let webservice = Webservice(transport: AsyncHTTPClientTransport())
-    /// let episodes = try await webservice.load(Episode.all)
     /// ```
-    ///
-    /// It behaves like ResourceKit's `URLSession` transport:
-    ///
-    /// - **Redirects:** it follows `301`, `302`, `303`, `307` and `308` itself, up to ``maxRedirects``, and keeps only
-    ///   harmless header fields (and your ``crossOriginSafeHeaders``) when a redirect leaves the original origin.
-    ///   `303`, and `301`/`302` after a `POST`, continue as a `GET` without the body. A redirect to a scheme other
-    ///   than `http` or `https` is not followed. This needs a client that returns redirects rather than following
-    ///   them, as ``init()``'s does; see ``init(client:)``.
-    /// - **Errors:** connection failures, timeouts and dropped connections become the `URLError` codes `URLSession`
-    ///   uses (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`), with AsyncHTTPClient's error as the
-    ///   `NSUnderlyingErrorKey`; other AsyncHTTPClient errors pass through.
-    /// - **Cancellation:** cancelling the loading task cancels the request and throws `CancellationError`.
-    /// - **Timeouts:** the client's `timeout.read` is the idle timeout; a resource's ``Resource/timeout`` is enforced
-    ///   by ``Webservice/load(_:)``, which cancels the request when it passes.
-    /// - **Body limits:** with a ``Resource/maxBodySize`` it fails as soon as `Content-Length` or the bytes received
-    ///   pass the limit, and closes the connection. Memory grows with the bytes received, never with what
-    ///   `Content-Length` claims; a body over 4 GB fails with ``WebserviceError/bodyTooLarge(limit:)`` in any case.
-    /// - **Headers:** it sends `User-Agent: ResourceKit/…` unless the request sets one, and fails with
-    ///   `URLError(.cannotDecodeContentData)` for a `Content-Encoding` other than gzip or deflate.
-    ///
-    /// The body arrives in SwiftNIO buffers and is gathered into one, which becomes the `Data` handed to the parse
-    /// without another copy.
     public struct AsyncHTTPClientTransport: Transport {
         /// The client that sends the requests.
         public let client: HTTPClient
-        /// The most redirects to follow for one request, 20 by default, as browsers do.
-        ///
-        /// One more fails with `URLError(.httpTooManyRedirects)`.
+        /// The most redirects to follow for one request, 20 by default; one more fails with
+        /// `URLError(.httpTooManyRedirects)`.
         public var maxRedirects = 20
         /// Names of header fields of yours that carry no credential and may follow a redirect to another origin, such
         /// as `X-Request-ID`; only standard harmless fields do otherwise.
@@ -66,35 +38,16 @@
         /// The largest body a `ByteBuffer` can gather, with room to spare below its 4 GiB capacity.
         static let largestBody = Int(clamping: 4_000_000_000 as Int64)
 
-        /// Creates a transport with ResourceKit's shared client.
-        ///
-        /// The client lives as long as the process, on SwiftNIO's shared event loops. Its configuration is
-        /// AsyncHTTPClient's browser-like `singletonConfiguration` (certificate verification, decompression), with
-        /// changes that make it behave like `URLSession`: this transport follows redirects itself, the connect and read
-        /// (idle) timeouts are 60 seconds, and a refused connection fails at once instead of being retried until the
-        /// connect timeout; a body may inflate to at most 100 times its compressed size (a limited load then fails
-        /// with ``WebserviceError/bodyTooLarge(limit:)``, another with `URLError(.cannotDecodeContentData)`).
+        /// Creates a transport with ResourceKit's shared client, configured to behave like `URLSession` (timeouts,
+        /// redirects, decompression limits); see <doc:Transports>.
         public init() {
             self.init(client: Self.sharedClient)
         }
 
-        /// Creates a transport that sends requests with `client`.
+        /// Creates a transport that sends requests with `client`, which you shut down when you no longer need it.
         ///
-        /// Create the client with `redirectConfiguration: .disallow` so the transport sees redirects and applies its
-        /// credential rule. A client that follows redirects itself uses AsyncHTTPClient's rule instead, which drops
-        /// only `Authorization`, `Proxy-Authorization` and `Cookie`. Enable its `decompression`, or gzip bodies reach
-        /// the parse compressed, and turn off `connectionPool.retryConnectionEstablishment`, or a failed TLS handshake
-        /// is retried until the connect timeout. You shut the client down when you no longer need it.
-        ///
-        /// ```swift
-        /// var configuration = HTTPClient.Configuration()
-        /// configuration.redirectConfiguration = .disallow
-        /// configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        /// let client = HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup, configuration: configuration)
-        /// let webservice = Webservice(transport: AsyncHTTPClientTransport(client: client))
-        /// ```
-        ///
-        /// - Parameter client: The client to send requests with.
+        /// Create the client with `redirectConfiguration: .disallow`, so this transport applies its credential rule
+        /// to redirects, and with `decompression` enabled; see <doc:Transports>.
         public init(client: HTTPClient) {
             self.client = client
         }
@@ -109,13 +62,7 @@
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
 
-        /// Sends `request` and gathers the whole response body.
-        ///
-        /// - Parameter request: The request to send, with an `http` or `https` URL.
-        /// - Returns: The response body and the `HTTPURLResponse` of the final request, after any redirects.
-        /// - Throws: `CancellationError` when the task is cancelled; a `URLError` such as `.cannotConnectToHost`,
-        ///   `.timedOut`, `.networkConnectionLost`, `.unsupportedURL` or `.httpTooManyRedirects`; or another
-        ///   AsyncHTTPClient or SwiftNIO error.
+        /// Sends `request`, follows its redirects and returns the final response with its whole body.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
             try await redactingErrors(of: request) { try await exchange(request, maxBodySize: nil) }
         }
@@ -133,14 +80,7 @@
             }
         }
 
-        /// Sends `request` and gathers the response body, failing as soon as it is larger than `maxBodySize`.
-        ///
-        /// - Parameters:
-        ///   - request: The request to send, with an `http` or `https` URL.
-        ///   - maxBodySize: The largest body to read, in bytes.
-        /// - Returns: The response body and the `HTTPURLResponse` of the final request, after any redirects.
-        /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the body is larger; otherwise the errors of
-        ///   ``data(for:)``.
+        /// Sends `request` like ``data(for:)``, failing as soon as the body is larger than `maxBodySize` bytes.
         public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
             try await redactingErrors(of: request) { try await exchange(request, maxBodySize: maxBodySize) }
         }

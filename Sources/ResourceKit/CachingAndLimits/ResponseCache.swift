@@ -6,43 +6,12 @@ import Foundation
 
 /// An in-memory cache of `GET` responses that a ``Webservice`` serves, without the network, while they are fresh.
 ///
-/// Give a web service a cache to opt in; copies of the web service share it. A response served from the cache
-/// still goes through ``Resource/value(from:response:)``, so the parse runs and returns a new model each time.
+/// The server decides what may be kept, with `Cache-Control: max-age`; responses are keyed by URL and request header
+/// fields, so one user's response is never served to another. The rules are in <doc:Caching>.
 ///
 /// ```swift
 /// let webservice = Webservice(cache: ResponseCache(byteLimit: 5_000_000))
-/// let episodes = try await webservice.load(Episode.all)  // from the network
-/// let again = try await webservice.load(Episode.all)     // from memory, if the server allowed it
 /// ```
-///
-/// The server decides what may be kept, with its `Cache-Control` header:
-///
-/// - Only responses with a `2xx` status to `GET` requests are stored, and only with `max-age=N`. They are fresh for
-///   `N` seconds, less the response's `Age` (the time it already spent in caches on the way); after that the next
-///   load sends the request again. Responses without `max-age` are not stored: the cache never guesses a lifetime
-///   and ignores `Expires`.
-/// - `no-store` responses are never stored. Neither are `no-cache` responses, which may only be served after
-///   revalidating them with the server, something this cache doesn't do, nor responses with `Vary: *`.
-/// - A request whose own header fields say `Cache-Control: no-cache` skips the cache and stores the fresh response
-///   for later loads (use it to refresh); `Cache-Control: no-store` leaves the cache alone: it neither reads, fills
-///   nor changes it.
-/// - A new response to a `GET` replaces the one stored for the same request, or, when it may not be stored (an
-///   error status, `no-store`, …), removes it.
-/// - When a `POST`, `PUT`, `PATCH` or `DELETE` gets a response with a status below `400`, every response cached
-///   for exactly its URL (query included) is dropped, so the next `GET` of that URL shows the change. Responses for
-///   other URLs the change affects, such as the collection after a `DELETE` of one item or another page of it, stay
-///   until they expire; remove them with ``removeAll()`` when that matters.
-///
-/// A response is stored under its URL and the request's header fields (except `Cache-Control`), so requests with
-/// different `Authorization`, `Cookie`, `Accept` or API-key fields never share a response: one user's response is
-/// never served to another. The fields a `URLSession` adds from its configuration's `httpAdditionalHeaders` are part
-/// of the key too. Cookies a session adds from its cookie storage, and fields your own ``Transport`` adds, are not;
-/// share a cache only among web services that send them alike. Files (`file:` URLs) are never cached.
-///
-/// The cache holds at most ``byteLimit`` bytes, counted as each response's body plus the text of its URL and its
-/// request and response header fields. When a new response doesn't fit, the least recently used ones are dropped
-/// to make room, each in constant time; a response larger than the whole limit is not stored. Two loads of the same
-/// resource that miss at the same time both send their request.
 public actor ResponseCache {
     /// The most bytes the cache holds; 0 when it was created with a limit below 0.
     public nonisolated let byteLimit: Int
@@ -56,30 +25,14 @@ public actor ResponseCache {
     private let now: @Sendable () -> Date
     private var entries = RecencyList<Key, Entry>()
 
-    /// Creates an empty cache that holds at most `byteLimit` bytes.
-    ///
-    /// Pass `now` to control time in tests; freshness is measured with it.
-    ///
-    /// ```swift
-    /// let cache = ResponseCache(byteLimit: 10_000_000)  // about 10 MB
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - byteLimit: The most bytes to hold. A limit of 0 or less stores nothing.
-    ///   - now: The clock that decides when a response was stored and when it is stale. Defaults to the system
-    ///     clock.
+    /// Creates an empty cache that holds at most `byteLimit` bytes (0 or less stores nothing), dropping the least
+    /// recently used responses to make room; `now` is the clock freshness is measured with, yours in tests.
     public init(byteLimit: Int, now: @escaping @Sendable () -> Date = { Date() }) {
         self.byteLimit = max(byteLimit, 0)
         self.now = now
     }
 
-    /// Removes every stored response.
-    ///
-    /// Call it when the user signs out, or to make every next load go to the network.
-    ///
-    /// ```swift
-    /// await cache.removeAll()
-    /// ```
+    /// Removes every stored response: call it when the user signs out.
     public func removeAll() {
         entries.removeAll()
         byteCount = 0

@@ -5,44 +5,22 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A transport that reads `file:` URLs from disk and answers `GET` requests with the file's contents, as an HTTP
-/// server would: the explicit opt-in for loading bundled JSON and test fixtures through the same resources as the
-/// network.
-///
-/// No other built-in transport reads files, so a URL that arrives in a server's response, such as
-/// `file:///proc/self/environ`, is never read by a web service that didn't ask for this one:
+/// A transport that reads `file:` URLs from disk and answers `GET` requests with the file's contents and a `200`
+/// response, as a server would: the explicit opt-in for bundled JSON and fixtures, as no other transport reads files.
 ///
 /// ```swift
 /// let episodes = try await Webservice(transport: FileTransport()).load(Resource<[Episode]>(get: fileURL))
 /// ```
-///
-/// The response is an `HTTPURLResponse` with status `200`, `Content-Length`, and a `Content-Type` guessed from the
-/// file's extension (none for extensions it doesn't know), so ``Resource/value(from:response:)`` validates and
-/// parses it exactly like a server's answer. The file is read on a Dispatch queue, so a large file never blocks the
-/// caller's actor or Swift's cooperative threads.
 public struct FileTransport: Transport {
     /// Creates a transport that reads `file:` URLs.
     public init() {}
 
-    /// Reads the file `request` names.
-    ///
-    /// - Parameter request: A `GET` request for a `file:` URL.
-    /// - Returns: The file's bytes and a `200` response for them.
-    /// - Throws: `URLError(.unsupportedURL)` for another method (no file is written or deleted) or a URL that is
-    ///   not a file URL; the `CocoaError` of `Data(contentsOf:)` when the file can't be read, such as
-    ///   `.fileReadNoSuchFile` when it doesn't exist.
+    /// Reads the file a `GET` `request` names; other methods and URLs throw `URLError(.unsupportedURL)`.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await data(for: request, maxBodySize: nil)
     }
 
     /// Reads the file `request` names, unless it is larger than `maxBodySize` bytes.
-    ///
-    /// - Parameters:
-    ///   - request: A `GET` request for a `file:` URL.
-    ///   - maxBodySize: The largest file to read, in bytes.
-    /// - Returns: The file's bytes and a `200` response for them.
-    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)`` when the file is larger than `maxBodySize`, without
-    ///   reading it; otherwise the errors of ``data(for:)``.
     public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
         try await data(for: request, maxBodySize: Optional(maxBodySize))
     }

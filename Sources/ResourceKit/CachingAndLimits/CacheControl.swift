@@ -25,7 +25,7 @@ struct CacheControl: Equatable {
         for directive in value.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
             let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            let argument = parts.count == 2 ? Self.unquoted(parts[1]) : nil
+            let argument = parts.count == 2 ? HTTPSyntax.unquoted(parts[1]) : nil
             switch name {
             case "no-store": noStore = true
             case "no-cache": noCache = true
@@ -46,11 +46,5 @@ struct CacheControl: Equatable {
     static func seconds(_ text: String) -> Int? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return min(Int(text) ?? Int(Int32.max), Int(Int32.max))
-    }
-
-    private static func unquoted(_ text: Substring) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\"") else { return trimmed }
-        return String(trimmed.dropFirst().dropLast())
     }
 }

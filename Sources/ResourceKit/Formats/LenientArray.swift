@@ -1,23 +1,11 @@
 /// A JSON array decoded leniently: the elements that decode, and, for each one that doesn't, its index and why.
 ///
-/// `[Element]` is strict: one invalid element fails the whole array, which is the right default when a partial list
-/// would mislead. When showing the valid elements is better than showing nothing, decode a `LenientArray` instead.
-/// Nothing is dropped silently: every skipped element is in ``failures``, to log or to show.
-///
-/// It is `Decodable`, so the usual initializers make the resource, at the top level or at a ``CodingPath``:
+/// Use it where showing the valid elements beats showing nothing; nothing is dropped silently. See
+/// <doc:DefiningResources>.
 ///
 /// ```swift
 /// let feed = Resource<LenientArray<Episode>>(get: feedURL, at: ["feed", "entry"])
-/// let episodes = try await webservice.load(feed)
-/// for failure in episodes.failures {
-///     logger.warning("Skipped an episode: \(failure)")  // Skipped an episode: element 2: missing key "title" at .feed.entry[2]
-/// }
-/// show(episodes.elements)
 /// ```
-///
-/// A value that is not an array throws the decoder's `DecodingError.typeMismatch`, as `[Element]` would; elements
-/// that are `null` are failures like any other invalid element. Decoding steps over each element once, so a failed
-/// element is never decoded twice.
 public struct LenientArray<Element> {
     /// The elements that decoded, in their order in the array.
     public var elements: [Element]

@@ -5,101 +5,6 @@ import Foundation
     import Synchronization
 #endif
 
-/// A `URLSession` transport that keeps credentials from following a redirect to another origin.
-///
-/// Browsers and curl drop `Authorization` when a redirect leaves the origin; Linux's `URLSession` forwards every
-/// header of the original request. The session's delegate keeps only the safe header fields (see
-/// `isSafeHeader(_:extra:)`) whenever the new request's origin differs from the original request's. (A per-task
-/// delegate would not do: Linux never calls it.)
-///
-/// `URLSession` adds a configuration's `httpAdditionalHeaders` to each request after that delegate has run, so
-/// credentials among them would reach the other origin anyway. This transport takes them out of the configuration
-/// and sets them on each request instead, where the delegate sees them, with a default `User-Agent`.
-///
-/// On Linux, the session's delegate also receives every response and body (see `RedirectGuard`), which mends three
-/// faults of FoundationNetworking's own handling: a body held twice and stopped late, a 401 held forever, and a body
-/// dropped from a 307 or 308 redirect.
-final class RedirectSafeSession: Transport {
-    /// The session behind ``Webservice/init(maxConcurrentLoads:cache:)``.
-    static let shared = RedirectSafeSession(configuration: .default)
-
-    private let session: URLSession
-    /// The header fields sent with each request that doesn't set them itself: the configuration's
-    /// `httpAdditionalHeaders` and a default `User-Agent`.
-    private let addedHeaders: [String: String]
-
-    /// Creates a session for `configuration`.
-    ///
-    /// - Parameters:
-    ///   - configuration: The session's configuration; it is copied, not changed.
-    ///   - crossOriginSafeHeaders: Header names besides the built-in safe ones that may follow a redirect to another
-    ///     origin.
-    init(configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String> = []) {
-        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
-        var added = ["User-Agent": defaultUserAgent]
-        for case (let name as String, let value) in configuration.httpAdditionalHeaders ?? [:] {
-            added = added.filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
-            added[name] = value as? String ?? String(describing: value)
-        }
-        configuration.httpAdditionalHeaders = nil
-        addedHeaders = added
-        session = URLSession(
-            configuration: configuration,
-            delegate: RedirectGuard(extraSafeHeaders: Set(crossOriginSafeHeaders.map { $0.lowercased() })),
-            delegateQueue: nil
-        )
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
-    }
-
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        #if canImport(FoundationNetworking)
-            try request.requireHTTP()
-            return try await load(prepared(request), maxBodySize: nil)
-        #else
-            return try await session.data(for: prepared(request))
-        #endif
-    }
-
-    func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        #if canImport(FoundationNetworking)
-            try request.requireHTTP()
-            return try await load(prepared(request), maxBodySize: maxBodySize)
-        #else
-            return try await session.data(for: prepared(request), maxBodySize: maxBodySize)
-        #endif
-    }
-
-    #if canImport(FoundationNetworking)
-        /// Sends `request` through the session's delegate, and again to where a redirect that keeps the body leads.
-        private func load(_ request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
-            guard let delegate = session.delegate as? RedirectGuard else { throw URLError(.unknown) }
-            var request = request
-            // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
-            for _ in 0...20 {
-                switch try await delegate.run(session.dataTask(with: request), maxBodySize: maxBodySize) {
-                case .response(let body, let response): return (body, response)
-                case .redirect(let next): request = next
-                }
-            }
-            throw URLError(.httpTooManyRedirects)
-        }
-    #endif
-
-    /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
-    ///
-    /// ``Webservice`` keys its cache with it (see `PreparesRequests`); sending a prepared request again adds nothing.
-    func prepared(_ request: URLRequest) -> URLRequest {
-        var request = request
-        for (name, value) in addedHeaders where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        return request
-    }
-}
-
 /// The session delegate that keeps only safe header fields on cross-origin redirects.
 ///
 /// On Linux it also receives each load's response and body (tasks are created without a completion handler), which
@@ -109,9 +14,9 @@ final class RedirectSafeSession: Transport {
 /// - A 401 with a challenge, which FoundationNetworking holds until a credential arrives (forever, unless one is
 ///   stored), is delivered as it is once its body arrived.
 /// - A redirect that keeps the method and the body (307, 308, or 301 and 302 for methods other than `POST`) ends
-///   the task; ``RedirectSafeSession`` sends the request with its body to the new location in a new task, as
+///   the task; ``URLSessionTransport`` sends the request with its body to the new location in a new task, as
 ///   FoundationNetworking would send it with an empty body.
-private final class RedirectGuard: NSObject, URLSessionDataDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Header names, lowercased, that may reach another origin besides the built-in safe ones.
     let extraSafeHeaders: Set<String>
 
@@ -144,6 +49,20 @@ private final class RedirectGuard: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     #if canImport(FoundationNetworking)
+        /// Sends `request` through this delegate, and again to where a redirect that keeps the body leads.
+        func load(_ request: URLRequest, in session: URLSession, maxBodySize: Int?) async throws -> (Data, URLResponse)
+        {
+            var request = request
+            // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
+            for _ in 0...20 {
+                switch try await run(session.dataTask(with: request), maxBodySize: maxBodySize) {
+                case .response(let body, let response): return (body, response)
+                case .redirect(let next): request = next
+                }
+            }
+            throw URLError(.httpTooManyRedirects)
+        }
+
         /// What a task ends with: a response and its body, or a request to send next.
         enum Outcome: Sendable {
             case response(Data, URLResponse)
@@ -199,7 +118,7 @@ private final class RedirectGuard: NSObject, URLSessionDataDelegate, Sendable {
         private let loads = Mutex<[Int: Load]>([:])
 
         /// Runs `task` and returns how it ended; cancelling the calling task cancels `task`.
-        func run(_ task: URLSessionDataTask, maxBodySize: Int?) async throws -> Outcome {
+        private func run(_ task: URLSessionDataTask, maxBodySize: Int?) async throws -> Outcome {
             let id = task.taskIdentifier
             loads.withLock { $0[id] = Load(maxBodySize: maxBodySize) }
             return try await withTaskCancellationHandler {

@@ -1,19 +1,11 @@
 /// The location of a value inside a JSON document: object keys and array indices, from the top level down.
 ///
-/// Write it as an array literal. A string is an object key and an integer is an array index, so `"0"` and `0`
-/// never mean the same thing and a key may contain any character, dots included:
+/// A string literal is a key and an integer literal an index; keys are matched after the decoder's
+/// `keyDecodingStrategy`. See <doc:DefiningResources>.
 ///
 /// ```swift
-/// let entries: CodingPath = ["feed", "entry"]         // {"feed": {"entry": …}}
-/// let firstItem: CodingPath = ["items", 0]             // {"items": [<this>, …]}
-/// let dotted: CodingPath = ["com.example.settings"]   // one key with dots in it
+/// let entries: CodingPath = ["feed", "entry"]  // {"feed": {"entry": …}}
 /// ```
-///
-/// Keys are matched the way `Decodable` matches a `CodingKeys` case: after the decoder's `keyDecodingStrategy`.
-/// With `.convertFromSnakeCase`, write `"feedEntry"` for the JSON key `"feed_entry"`. The empty path is the whole
-/// document.
-///
-/// ``Resource/init(get:at:headers:decoder:)`` decodes the model at a path without decoding anything beside it.
 public struct CodingPath: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// One step of a ``CodingPath``: an object key or an array index.
     ///

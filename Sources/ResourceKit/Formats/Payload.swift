@@ -1,33 +1,12 @@
 /// A response that may hold one model, an array of models, or a dictionary of models, and says which one the server
 /// sent.
 ///
-/// Use it for endpoints whose shape varies, such as one that answers a single object for one match and an array for
-/// several. `Payload` is `Decodable` whenever `Model` is, so the usual initializers make the resource, and the body is
-/// decoded in one pass:
+/// It is `Decodable` whenever `Model` is, and decodes in one pass; the top-level JSON value decides the case, as
+/// <doc:DefiningResources> describes.
 ///
 /// ```swift
 /// let search = Resource<Payload<Episode>>(get: searchURL)
-/// switch try await webservice.load(search) {
-/// case .one(let episode): show(episode)
-/// case .array(let episodes): list(episodes)
-/// case .dictionary(let episodesByID): list(episodesByID.values.sorted { $0.id < $1.id })
-/// }
 /// ```
-///
-/// The top-level JSON value decides the case:
-///
-/// - An **array** is ``array(_:)`` when every element decodes as `Model`; otherwise ``one(_:)`` if `Model` itself
-///   decodes from the array (a model written as `[x, y]`, say).
-/// - An **object** is ``one(_:)`` when it decodes as `Model`; otherwise ``dictionary(_:)`` when every value decodes
-///   as `Model`. A `Model` whose properties are all optional decodes from any object, so such a payload is always
-///   ``one(_:)``; the empty object `{}` is `.dictionary([:])` unless `Model` decodes from it.
-/// - A **string, number, Boolean or null** is ``one(_:)`` when it decodes as `Model`.
-///
-/// Anything else throws `DecodingError.typeMismatch` for `Payload<Model>`, naming each shape it tried and why that
-/// failed; its `underlyingError` is the first attempt's error (the model's, or the array's for an array). Elements are
-/// strict: one invalid element rules out ``array(_:)``, as it fails `[Model]`; to skip invalid elements of an
-/// array, decode a ``LenientArray`` instead.
-/// There is no raw-bytes case: an unexpected body is a parse error, and ``WebserviceError/body`` keeps its bytes.
 public enum Payload<Model> {
     /// The body is a single model.
     case one(Model)
@@ -55,17 +34,8 @@ extension Payload: Equatable where Model: Equatable {}
 extension Payload: Hashable where Model: Hashable {}
 
 extension Payload: Decodable where Model: Decodable {
-    /// Decodes the payload in the shape the top-level value has, trying the shapes in the order the type describes.
-    ///
-    /// All attempts read the value the decoder already holds, so the body is parsed once, whichever shape it has.
-    ///
-    /// ```swift
-    /// let payload = try JSONDecoder().decode(Payload<Episode>.self, from: body)
-    /// ```
-    ///
-    /// - Parameter decoder: The decoder to read from.
-    /// - Throws: `DecodingError.typeMismatch` for `Payload<Model>` when no shape fits, listing what was tried, and
-    ///   the decoder's error when the data is not valid.
+    /// Decodes the payload in the shape the top-level value has, or throws `DecodingError.typeMismatch` listing the
+    /// shapes it tried.
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer()
         if (try? decoder.unkeyedContainer()) != nil {

@@ -50,7 +50,7 @@ enum Charset {
             guard let equals = parameter.firstIndex(of: "=") else { continue }
             let name = parameter[..<equals].trimmingCharacters(in: .whitespaces)
             guard name.lowercased() == "charset" else { continue }
-            let value = unquoted(parameter[parameter.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            let value = HTTPSyntax.unquoted(parameter[parameter.index(after: equals)...])
             return value.isEmpty ? nil : value
         }
         return nil
@@ -148,21 +148,5 @@ enum Charset {
         }
         parts.append(value[start...])
         return parts
-    }
-
-    /// A parameter value with the quotes and backslash escapes of a quoted string removed.
-    private static func unquoted(_ value: String) -> String {
-        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
-        var result = ""
-        var escaped = false
-        for character in value.dropFirst().dropLast() {
-            if !escaped, character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-                escaped = false
-            }
-        }
-        return result
     }
 }

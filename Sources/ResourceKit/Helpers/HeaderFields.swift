@@ -86,3 +86,30 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
 }
+
+extension Dictionary where Key == String, Value == String {
+    /// These fields plus `Accept: mediaType` and, when a body is sent, `Content-Type` of `mediaType`, each unless the fields
+    /// name it already (in any letter case): the defaults of the JSON and property-list formats.
+    func addingFormatDefaults(_ mediaType: String, sendsBody: Bool) -> [String: String] {
+        var result = self
+        let names = Set(keys.map { $0.lowercased() })
+        if !names.contains("accept") {
+            result["Accept"] = mediaType
+        }
+        if sendsBody, !names.contains("content-type") {
+            result["Content-Type"] = mediaType
+        }
+        return result
+    }
+}
+
+extension HTTPURLResponse {
+    /// The response's header fields as strings.
+    var headerFields: [String: String] {
+        var fields: [String: String] = [:]
+        for case (let name as String, let value as String) in allHeaderFields {
+            fields[name] = value
+        }
+        return fields
+    }
+}

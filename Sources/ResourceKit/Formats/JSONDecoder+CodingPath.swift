@@ -76,9 +76,11 @@ struct NestedValue<Value: Decodable>: Decodable {
 }
 
 extension JSONDecoder {
-    /// Decodes the value at the path ``JSONDecoder/decode(_:from:at:)`` set.in one pass over `data`; see ``NestedValue``.
+    /// Decodes the value of `type` at `path` in one pass over `data` (see ``NestedValue``); the whole body when `path`
+    /// is empty.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: CodingPath) throws -> T {
-        try DecodingPath.$current.withValue(path) { try decode(NestedValue<T>.self, from: data).value }
+        guard !path.components.isEmpty else { return try decode(type, from: data) }
+        return try DecodingPath.$current.withValue(path) { try decode(NestedValue<T>.self, from: data).value }
     }
 }
 

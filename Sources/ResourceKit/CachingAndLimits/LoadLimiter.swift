@@ -1,26 +1,8 @@
 /// A cap on how many loads send requests at once, with a first-come, first-served queue for the rest.
 ///
-/// A ``Webservice`` with a limiter sends at most ``maxConcurrentLoads`` requests through its transport at a time.
-/// Further loads wait in the order they were called and start as earlier ones finish. The limiter is a reference
-/// type: copies of a web service share it, and so can web services with different transports, by assigning the
-/// same limiter to ``Webservice/limiter``.
-///
-/// Only the transport phase counts: a load takes its place when it is about to send its request and gives it back
-/// as soon as the response has arrived or the transport has failed, before the response is validated and parsed.
-/// A load that ends early, on its ``Resource/timeout`` or when cancelled, leaves its place taken until its transport
-/// has really returned, so a transport that ignores cancellation can't push the requests in flight over the cap.
-/// Responses served from a ``ResponseCache`` don't take a place at all, and a resource's ``Resource/timeout`` starts
-/// only once the load has its place.
-///
-/// Cancelling a waiting load ends its wait at once: `load` throws `CancellationError`, its request is never sent,
-/// and it leaves the queue without holding up the loads behind it.
-///
-/// ```swift
-/// let limiter = LoadLimiter(maxConcurrentLoads: 4)
-/// var thumbnails = Webservice()
-/// thumbnails.limiter = limiter
-/// ```
-public actor LoadLimiter {
+/// ``Webservice/init(transport:maxConcurrentLoads:cache:)`` makes one; copies of that web service share it. The rules
+/// are in <doc:LoadingResources>.
+actor LoadLimiter {
     /// A load waiting for a place, and how to wake it.
     private struct Waiter {
         var id: UInt64
@@ -28,12 +10,12 @@ public actor LoadLimiter {
     }
 
     /// The most loads that send requests at once; at least 1.
-    public nonisolated let maxConcurrentLoads: Int
+    nonisolated let maxConcurrentLoads: Int
 
     /// How many loads are sending requests right now.
     ///
     /// It is a snapshot for diagnostics and tests; by the time you read it, loads may have started or finished.
-    public private(set) var loadsInFlight = 0
+    private(set) var loadsInFlight = 0
 
     /// The loads waiting for a place, first in line first.
     private var waiters: [Waiter] = []
@@ -43,7 +25,7 @@ public actor LoadLimiter {
     ///
     /// It is a snapshot for diagnostics and tests; by the time you read it, loads may have started or been
     /// cancelled.
-    public var loadsWaiting: Int { waiters.count }
+    var loadsWaiting: Int { waiters.count }
 
     /// Creates a limiter that lets `maxConcurrentLoads` loads send requests at once.
     ///
@@ -54,7 +36,7 @@ public actor LoadLimiter {
     /// ```
     ///
     /// - Parameter maxConcurrentLoads: The most loads in flight at once. Values below 1 mean 1.
-    public init(maxConcurrentLoads: Int) {
+    init(maxConcurrentLoads: Int) {
         self.maxConcurrentLoads = max(maxConcurrentLoads, 1)
     }
 

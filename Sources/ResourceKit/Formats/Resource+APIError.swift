@@ -1,0 +1,21 @@
+import Foundation
+
+extension Resource {
+    /// Returns this resource with ``parseAPIError`` set to decode the API's own JSON error model from unacceptable
+    /// responses, which then throw ``WebserviceError/apiError(_:_:)``.
+    ///
+    /// ```swift
+    /// struct APIError: Error, Decodable { var reason: String }
+    ///
+    /// do {
+    ///     _ = try await webservice.load(Episode.all.decodingAPIErrors(as: APIError.self))
+    /// } catch WebserviceError.apiError(let error as APIError, let response) {
+    ///     print(response.statusCode, error.reason)
+    /// }
+    /// ```
+    public func decodingAPIErrors<E: Error & Decodable>(as type: E.Type, decoder: JSONDecoder = JSONDecoder()) -> Self {
+        var resource = self
+        resource.parseAPIError = { data in try decoder.decode(E.self, from: data) }
+        return resource
+    }
+}

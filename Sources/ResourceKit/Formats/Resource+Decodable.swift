@@ -1,0 +1,57 @@
+import Foundation
+
+extension Resource where A: Decodable & SendableMetatype {
+    /// Creates a `GET` resource whose JSON body, or the value at `path` inside it, decodes into `A`.
+    ///
+    /// The request carries `Accept: application/json` unless `headers` names it. A `path` such as `["feed", "entry"]`
+    /// decodes only the value there; see <doc:DefiningResources>.
+    ///
+    /// ```swift
+    /// let all = Resource<[Episode]>(get: episodesURL)
+    /// let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entry"])
+    /// ```
+    public init(
+        get url: URL, at path: CodingPath = [], headers: [String: String] = [:], decoder: JSONDecoder = JSONDecoder()
+    ) {
+        self.init(
+            url: url, headers: headers.addingFormatDefaults("application/json", sendsBody: false),
+            parse: { data in try decoder.decode(A.self, from: data, at: path) })
+    }
+
+    /// Creates a resource with any method whose JSON response, or the value at `path` inside it, decodes into `A`.
+    ///
+    /// A `Data` body is sent as it is; any other body is encoded as JSON, once, here. The request carries
+    /// `Accept: application/json` (and `Content-Type` with a body) unless `headers` names them.
+    ///
+    /// ```swift
+    /// let created = try Resource<Episode>(url: episodesURL, method: .post(draft))
+    /// let removed = try Resource<Episode>(url: episodeURL, method: .delete, at: ["data"])
+    /// ```
+    ///
+    /// - Throws: ``WebserviceError/encoding(_:)`` when the body can't be encoded.
+    public init(
+        url: URL,
+        method: HTTPMethod<any Encodable & Sendable>,
+        at path: CodingPath = [],
+        headers: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws(WebserviceError) {
+        let method = try method.encoded(with: encoder)
+        self.init(
+            url: url, method: method,
+            headers: headers.addingFormatDefaults("application/json", sendsBody: method.body != nil),
+            parse: { data in try decoder.decode(A.self, from: data, at: path) })
+    }
+}
+
+extension HTTPMethod<any Encodable & Sendable> {
+    /// The method with its body as bytes: a `Data` body as it is, any other encoded by `encoder`.
+    func encoded(with encoder: JSONEncoder) throws(WebserviceError) -> HTTPMethod<Data> {
+        do {
+            return try map { body in try body as? Data ?? encoder.encode(body) }
+        } catch {
+            throw .encoding(error)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+extension Resource {
+    /// Creates a resource whose body is parsed with `JSONSerialization` and then shaped by `parseJSON`, which returns
+    /// `nil` when the JSON has the wrong shape.
+    ///
+    /// The request carries `Accept: application/json` (and `Content-Type` with a body) unless `headers` names them;
+    /// see <doc:DefiningResources>.
+    ///
+    /// ```swift
+    /// let cities = Resource<[City]>(url: citiesURL, parseJSON: { json in
+    ///     (json as? [[String: Any]])?.compactMap(City.init(json:))
+    /// })
+    /// ```
+    public init(
+        url: URL,
+        method: HTTPMethod<Data> = .get,
+        headers: [String: String] = [:],
+        parseJSON: @escaping @Sendable (Any) throws -> A?
+    ) {
+        self.init(
+            url: url, method: method,
+            headers: headers.addingFormatDefaults("application/json", sendsBody: method.body != nil),
+            parse: { data in
+                let json: Any
+                do {
+                    json = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+                } catch {
+                    throw JSONResourceError.invalidJSON(error)
+                }
+                guard let model = try parseJSON(json) else {
+                    throw JSONResourceError.unexpectedShape(expected: "\(A.self)", found: Self.kind(of: json))
+                }
+                return model
+            })
+    }
+
+    private static func kind(of json: Any) -> String {
+        switch json {
+        case is [String: Any]: "object"
+        case is [Any]: "array"
+        case is String: "string"
+        case is NSNull: "null"
+        default: "number or boolean"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The ``Transport`` that sends requests with `URLSession`: the one behind ``Webservice/init(transport:maxConcurrentLoads:cache:)``
+/// by default.
+///
+/// Made with a configuration, it owns its session and keeps credentials on their origin across redirects, and on
+/// Linux mends FoundationNetworking's faults; made with a caller's session, it sends through it as it is. See
+/// <doc:Transports>.
+///
+/// ```swift
+/// let configuration = URLSessionConfiguration.default
+/// configuration.httpAdditionalHeaders = ["Authorization": "Bearer \(token)"]
+/// let webservice = Webservice(transport: URLSessionTransport(configuration: configuration))
+/// ```
+public final class URLSessionTransport: Transport {
+    /// The transport behind `Webservice()`.
+    @usableFromInline static let shared = URLSessionTransport()
+
+    private let session: URLSession
+    /// Whether this transport made ``session``, with a ``SessionDelegate``, and so also invalidates it.
+    private let ownsSession: Bool
+    /// The header fields sent with each request that doesn't set them itself.
+    private let addedHeaders: [String: String]
+
+    /// Creates a transport with its own session for `configuration`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session's configuration; it is copied, not changed.
+    ///   - crossOriginSafeHeaders: Header names besides the built-in safe ones that may follow a redirect to another
+    ///     origin.
+    public init(configuration: URLSessionConfiguration = .default, crossOriginSafeHeaders: Set<String> = []) {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
+        addedHeaders = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
+        configuration.httpAdditionalHeaders = nil
+        session = URLSession(
+            configuration: configuration,
+            delegate: SessionDelegate(extraSafeHeaders: Set(crossOriginSafeHeaders.map { $0.lowercased() })),
+            delegateQueue: nil
+        )
+        ownsSession = true
+    }
+
+    /// Creates a transport that sends through `session` as it is, with its own delegate and configuration.
+    ///
+    /// On Linux, its redirects keep every header field (a per-task delegate can't filter them there).
+    public init(session: URLSession) {
+        self.session = session
+        ownsSession = false
+        addedHeaders = Self.additionalHeaders(of: session.configuration, adding: [:])
+    }
+
+    deinit {
+        if ownsSession {
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    /// Sends `request` through the session and returns the body and the response.
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await data(for: request, limit: nil)
+    }
+
+    /// Sends `request` through the session, giving up once the body is larger than `maxBodySize` bytes.
+    public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
+        try await data(for: request, limit: maxBodySize)
+    }
+
+    private func data(for request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
+        try request.requireHTTP()
+        let request = prepared(request)
+        #if canImport(FoundationNetworking)
+            if let delegate = session.delegate as? SessionDelegate {
+                return try await delegate.load(request, in: session, maxBodySize: limit)
+            }
+        #endif
+        guard let limit else {
+            return try await session.data(for: request, delegate: nil)
+        }
+        do {
+            return try await session.data(for: request, delegate: BodySizeLimiter(maxBodySize: limit))
+        } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
+            // Nothing but the limiter cancels the task while the caller's task goes on.
+            throw WebserviceError.bodyTooLarge(limit: limit)
+        }
+    }
+
+    /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
+    ///
+    /// ``Webservice`` keys its cache with it; preparing a prepared request adds nothing.
+    func prepared(_ request: URLRequest) -> URLRequest {
+        var request = request
+        for (name, value) in addedHeaders where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    /// `defaults` with the configuration's `httpAdditionalHeaders` as strings, which win over a default of the same
+    /// name in any letter case.
+    private static func additionalHeaders(
+        of configuration: URLSessionConfiguration,
+        adding defaults: [String: String]
+    ) -> [String: String] {
+        var fields = defaults
+        for case (let name as String, let value) in configuration.httpAdditionalHeaders ?? [:] {
+            fields = fields.filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
+            fields[name] = value as? String ?? String(describing: value)
+        }
+        return fields
+    }
+}
