@@ -1,7 +1,8 @@
 import Foundation
+import ResourceKit
 
 /// Checks that a page's claim holds: prints it with a check mark, or prints what failed and where, then exits
-/// with status 1 so `.ci/playgrounds.sh` fails.
+/// with status 1 so `Scripts/playgrounds.sh` fails.
 ///
 /// ```swift
 /// check(episodes.count == 2, "the fixture holds two episodes")
@@ -31,7 +32,36 @@ public func fail(_ message: String, file: StaticString = #filePath, line: UInt =
     exit(1)
 }
 
-/// Prints the page's closing line, `<page>: all checks passed (<n> checks)`, which `.ci/playgrounds.sh` looks for.
+/// Runs `operation`, which must fail with a `WebserviceError`, prints that error and returns it; any other outcome
+/// fails the page.
+///
+/// ```swift
+/// let error = await webserviceError { try await webservice.load(missing) }
+/// check(error.statusCode == 404, "a 404 is an error")
+/// ```
+///
+/// - Parameters:
+///   - file: The file of the call; the default is right.
+///   - line: The line of the call; the default is right.
+///   - operation: The load or parse that must fail.
+/// - Returns: The error it threw.
+public func webserviceError<A>(
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ operation: () async throws -> A
+) async -> WebserviceError {
+    do {
+        let value = try await operation()
+        fail("expected a WebserviceError, got \(value)", file: file, line: line)
+    } catch let error as WebserviceError {
+        print("error:", error)
+        return error
+    } catch {
+        fail("expected a WebserviceError, got \(error)", file: file, line: line)
+    }
+}
+
+/// Prints the page's closing line, `<page>: all checks passed (<n> checks)`, which `Scripts/playgrounds.sh` looks for.
 ///
 /// A page that ran no ``check(_:_:file:line:)`` fails instead: it would prove nothing.
 ///

@@ -21,12 +21,6 @@ public struct Media: Codable, Sendable, Equatable {
     public var episodeID: String
     /// The video's URL.
     public var videoURL: URL
-
-    /// Creates a media description.
-    public init(episodeID: String, videoURL: URL) {
-        self.episodeID = episodeID
-        self.videoURL = videoURL
-    }
 }
 
 /// The root of the example API.

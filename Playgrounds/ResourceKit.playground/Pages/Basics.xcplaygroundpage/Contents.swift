@@ -5,7 +5,7 @@
 //: an `A`. Building a resource does no I/O. Only `Webservice` goes to the network.
 //:
 //: > To run these pages in Xcode, open the package (`Package.swift`) first and then this playground, so that
-//: > `import ResourceKit` finds the library that the active scheme builds. On Linux, run `.ci/playgrounds.sh`.
+//: > `import ResourceKit` finds the library that the active scheme builds. On Linux, run `Scripts/playgrounds.sh`.
 //:
 //: No page touches the internet. They load through `StubTransport`, a fake network defined in the playground's
 //: `Sources` folder, together with the `Episode` model and the `check` helper that verifies each claim.
@@ -18,8 +18,9 @@ import ResourceKit
 
 //: ## A resource with a parse closure
 //:
-//: The most general initializer takes a URL and a closure from `Data` to the model. The simplest model is the
-//: bytes themselves:
+//: The most general initializer takes a URL and a closure from `Data` to the model. (Each common format has an
+//: initializer of its own, such as `Resource<Data>(url:)`; this page builds them by hand.) The simplest model is
+//: the bytes themselves:
 let logo = Resource<Data>(url: baseURL.appendingPathComponent("logo.png"), parse: { data in data })
 print("logo:", logo.method.name, logo.url)
 check(logo.method.name == "GET", "a resource is a GET unless you say otherwise")
@@ -36,16 +37,17 @@ let greeting = Resource<String>(url: baseURL.appendingPathComponent("greeting"))
 
 //: ## Calling parse directly
 //:
-//: `parse` is an ordinary synchronous function: give it bytes and it gives you the model. No server, no `await`.
+//: `parse` is an ordinary synchronous function: give it bytes, and the response when you have one (`nil` here),
+//: and it gives you the model. No server, no `await`.
 let logoBytes = Data([0x89, 0x50, 0x4E, 0x47])
-check(try logo.parse(logoBytes) == logoBytes, "a Resource<Data> hands back the bytes unchanged")
+check(try logo.parse(logoBytes, nil) == logoBytes, "a Resource<Data> hands back the bytes unchanged")
 
-let parsed = try greeting.parse(Data("Hello, Swift Talk!".utf8))
+let parsed = try greeting.parse(Data("Hello, Swift Talk!".utf8), nil)
 print("parsed:", parsed)
 check(parsed == "Hello, Swift Talk!", "parse turns the bytes into the model")
 
 do {
-    let text = try greeting.parse(Data([0xFF, 0xFE]))
+    let text = try greeting.parse(Data([0xFF, 0xFE]), nil)
     fail("parse accepted bytes that aren't UTF-8: \(text)")
 } catch {
     print("parse rejected [0xFF, 0xFE]:", error)
@@ -55,7 +57,7 @@ do {
 //: ## Loading through a Webservice
 //:
 //: `Webservice` builds the request, sends it through a `Transport`, checks the status code and calls `parse`. In an
-//: app the transport is a `URLSession`, which is what `Webservice()` uses. Here it is a stub that answers from
+//: app the transport is a `URLSessionTransport`, which is what `Webservice()` uses. Here it is a stub that answers from
 //: a table of paths (and with a 404 for any other path):
 let webservice = Webservice(
     transport: StubTransport(routes: [
@@ -89,26 +91,20 @@ do {
 var garbled = greeting
 garbled.url = baseURL.appendingPathComponent("garbled")
 
-do {
-    let text = try await webservice.load(garbled)
-    fail("expected a parse error, got \(text)")
-} catch let error as WebserviceError {
-    print("error:", error)
-    check(error.underlyingError is NotUTF8, "a parse error arrives wrapped, with the parse's own error inside")
-    check(error.statusCode == 200, "and with the status code of the response it could not parse")
-}
+//: (`webserviceError`, from the playground's `Sources`, runs a load that must fail and returns its error.)
+let parseFailure = await webserviceError { try await webservice.load(garbled) }
+check(parseFailure.underlyingError is NotUTF8, "a parse error arrives wrapped, with the parse's own error inside")
+check(parseFailure.statusCode == 200, "and with the status code of the response it could not parse")
 
 //: And when no response arrives at all, the transport's error is kept, so you can tell "offline" from a timeout:
 let offline = Webservice(transport: StubTransport { _ in throw URLError(.notConnectedToInternet) })
 
-do {
-    let text = try await offline.load(greeting)
-    fail("expected a transport error, got \(text)")
-} catch let error as WebserviceError {
-    print("error:", error)
-    check(error.urlError?.code == .notConnectedToInternet, "a transport failure keeps the URLError")
-    check(error.statusCode == nil, "and has no status code, since no response arrived")
-}
+let offlineFailure = await webserviceError { try await offline.load(greeting) }
+check(
+    (offlineFailure.underlyingError as? URLError)?.code == .notConnectedToInternet,
+    "a transport failure keeps the URLError"
+)
+check(offlineFailure.statusCode == nil, "and has no status code, since no response arrived")
 
 allChecksPassed("Basics")
 //: [Next](@next)

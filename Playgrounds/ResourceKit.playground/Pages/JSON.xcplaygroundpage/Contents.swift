@@ -45,7 +45,7 @@ let fixture = Data(
     """#.utf8
 )
 
-let episodes = try episodesByHand.parse(fixture)
+let episodes = try episodesByHand.parse(fixture, nil)
 print("parsed:", episodes.map(\.title))
 check(
     episodes == [Episode(id: "1", title: "Networking"), Episode(id: "2", title: "Loading Resources")],
@@ -54,7 +54,7 @@ check(
 
 //: Top-level fragments are allowed, so an endpoint that answers with a bare number is one line:
 let count = Resource<Int>(url: baseURL.appendingPathComponent("episodes/count")) { json in json as? Int }
-check(try count.parse(Data("42".utf8)) == 42, "a top-level number parses as well")
+check(try count.parse(Data("42".utf8), nil) == 42, "a top-level number parses as well")
 
 //: ## The wrong shape
 //:
@@ -63,7 +63,7 @@ check(try count.parse(Data("42".utf8)) == 42, "a top-level number parses as well
 let wrapped = Data(#"{"episodes": [{"id": "1", "title": "Networking"}]}"#.utf8)
 
 do {
-    let episodes = try episodesByHand.parse(wrapped)
+    let episodes = try episodesByHand.parse(wrapped, nil)
     fail("an object is not an array of episodes, yet parse returned \(episodes)")
 } catch JSONResourceError.unexpectedShape(let expected, let found) {
     print("unexpectedShape:", expected, "/", found)
@@ -73,7 +73,7 @@ do {
 
 //: Bytes that aren't JSON at all, such as an HTML error page, fail earlier, with `JSONSerialization`'s error:
 do {
-    let episodes = try episodesByHand.parse(Data("<html>Service Unavailable</html>".utf8))
+    let episodes = try episodesByHand.parse(Data("<html>Service Unavailable</html>".utf8), nil)
     fail("HTML is not JSON, yet parse returned \(episodes)")
 } catch let error as JSONResourceError {
     print("error:", error)
@@ -86,14 +86,9 @@ do {
 //: Loaded through a `Webservice`, the same error arrives wrapped in `WebserviceError`, with the response it came from:
 let webservice = Webservice(transport: StubTransport(routes: ["/episodes": StubResponse(body: wrapped)]))
 
-do {
-    let episodes = try await webservice.load(episodesByHand)
-    fail("expected a parse error, got \(episodes)")
-} catch let error as WebserviceError {
-    print("error:", error)
-    check(error.underlyingError is JSONResourceError, "the JSON error is the WebserviceError's underlying error")
-    check(error.body == wrapped, "the offending body is kept for the log")
-}
+let loadFailure = await webserviceError { try await webservice.load(episodesByHand) }
+check(loadFailure.underlyingError is JSONResourceError, "the JSON error is the WebserviceError's underlying error")
+check(loadFailure.body == wrapped, "the offending body is kept for the log")
 
 allChecksPassed("JSON")
 //: [Next](@next)

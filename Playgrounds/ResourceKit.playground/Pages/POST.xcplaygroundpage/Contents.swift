@@ -67,9 +67,9 @@ show(URLRequest(resource: rename))
 check(replace.method.name == "PUT" && rename.method.name == "PATCH", "PUT and PATCH carry their names")
 check(rename.method.body == Data(#"{"title":"Sending Data"}"#.utf8), "a PATCH body holds only the changed fields")
 
-//: `DELETE` has no body and often no response body either. The plain initializer covers that: a `Resource<Void>`
-//: whose parse ignores the bytes:
-let remove = Resource<Void>(url: episode3URL, method: .delete) { _ in }
+//: `DELETE` has no body and often no response body either. A `Resource<Void>` ignores the bytes; only the status
+//: code counts:
+let remove = try Resource<Void>(url: episode3URL, method: .delete)
 show(URLRequest(resource: remove))
 check(URLRequest(resource: remove).httpMethod == "DELETE", "DELETE is a method without a body")
 

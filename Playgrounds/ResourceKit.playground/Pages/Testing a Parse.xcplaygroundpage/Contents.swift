@@ -40,12 +40,12 @@ let expected = [Episode(id: "1", title: "Networking"), Episode(id: "2", title: "
 //: ## Testing parse
 //:
 //: `parse` is the resource's own function, so the test exercises exactly the code the app runs:
-let parsed = try Episode.all.parse(fixture)
+let parsed = try Episode.all.parse(fixture, nil)
 check(parsed == expected, "Episode.all.parse decodes the fixture")
 
 //: Mapped resources are tested the same way, against the same fixture:
 let count = Episode.all.map(\.count)
-check(try count.parse(fixture) == 2, "a mapped resource parses the fixture through its transform")
+check(try count.parse(fixture, nil) == 2, "a mapped resource parses the fixture through its transform")
 
 //: ## Testing the whole response
 //:
@@ -73,12 +73,12 @@ do throws(WebserviceError) {
     fail("a 404 must not parse, yet it returned \(episodes)")
 } catch {
     print("error:", error)
-    guard case .unacceptableStatus(let statusCode, let headers, let body) = error else {
+    guard case .unacceptableStatus(let response) = error else {
         fail("expected unacceptableStatus, got \(error)")
     }
-    check(statusCode == 404, "a 404 is .unacceptableStatus with the status code")
-    check(headers["Content-Type"] == "application/json", "the response's header fields are kept")
-    check(body == notFoundBody, "and so is its body, with the server's message")
+    check(response.statusCode == 404, "a 404 is .unacceptableStatus with the response's status code")
+    check(response.value(forHTTPHeaderField: "content-type") == "application/json", "its header fields are kept")
+    check(response.body == notFoundBody, "and so is its body, with the server's message")
     check(error.description.contains("no such list"), "the description quotes the start of the body")
 }
 
@@ -91,13 +91,13 @@ do throws(WebserviceError) {
     fail("an episode without a title must not parse, yet it returned \(episodes)")
 } catch {
     print("error:", error)
-    guard case .parsing(let underlying, let statusCode, _, let body) = error,
+    guard case .parsing(let underlying, let response) = error,
         case .keyNotFound(let key, _)? = underlying as? DecodingError
     else {
         fail("expected .parsing with DecodingError.keyNotFound, got \(error)")
     }
     check(key.stringValue == "title", "the DecodingError names the missing key")
-    check(statusCode == 200 && body == missingTitle, "the parse error keeps the status code and the body")
+    check(response.statusCode == 200 && response.body == missingTitle, "the parse error keeps the response")
 }
 
 //: A response that isn't HTTP at all (a `file:` URL, say) is rejected before the body is looked at:
