@@ -13,7 +13,7 @@ func fuzzCharset(_ input: inout FuzzInput) {
         check(!name.isEmpty, "empty charset name from \(contentType.debugDescription)")
         _ = try? Charset.encoding(named: name)
     }
-    let text = Resource<String>(url: URL(fileURLWithPath: "/"))
+    let text = Resource<String>(url: URL(fileURLWithPath: "/"), textEncoding: .utf8)
     if let response = fuzzResponse(headerFields: ["Content-Type": contentType]) {
         do {
             _ = try text.value(from: body, response: response)

@@ -14,7 +14,7 @@ func fuzzCodingPath(_ input: inout FuzzInput) {
     let body = input.rest
     let atPath: Result<JSONValue, any Error>
     do {
-        atPath = .success(try Resource<JSONValue>(get: URL(fileURLWithPath: "/"), at: path).parse(body))
+        atPath = .success(try Resource<JSONValue>(get: URL(fileURLWithPath: "/"), at: path).parse(body, nil))
     } catch {
         _ = (error as? DecodingError)?.summary
         atPath = .failure(error)

@@ -14,13 +14,12 @@ func fuzzErrorDescription(_ input: inout FuzzInput) {
         headers[field.name] = !isSafeHeader(field.name) ? marker : field.value
     }
     let body = input.rest
+    let response = WebserviceError.Response(statusCode: statusCode, headers: headers, body: body)
     let error: WebserviceError =
         switch selector % 4 {
-        case 0: .unacceptableStatus(statusCode: statusCode, headers: headers, body: body)
-        case 1: .serverError(CocoaError(.coderInvalidValue), statusCode: statusCode, headers: headers, body: body)
-        case 2:
-            .parsing(
-                TextResourceError.invalidBytes(encoding: .utf8), statusCode: statusCode, headers: headers, body: body)
+        case 0: .unacceptableStatus(response)
+        case 1: .apiError(CocoaError(.coderInvalidValue), response)
+        case 2: .parsing(TextResourceError.invalidBytes(encoding: .utf8), response)
         default: .nonHTTPResponse(body: body)
         }
     let description = error.description
@@ -28,7 +27,7 @@ func fuzzErrorDescription(_ input: inout FuzzInput) {
     dump(error, to: &dumped)
     let outputs = [description, error.localizedDescription, String(reflecting: error), dumped]
 
-    let contentType = error.value(forHTTPHeaderField: "Content-Type") ?? ""
+    let contentType = error.response?.value(forHTTPHeaderField: "Content-Type") ?? ""
     if !contentType.contains(where: \.isNewline) {
         check(!description.contains(where: \.isNewline), "a line break in \(description.debugDescription)")
     }

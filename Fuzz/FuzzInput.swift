@@ -52,6 +52,12 @@ struct FuzzInput {
     var rest: Data {
         Data(bytes)
     }
+
+    /// Runs one of `checks`, chosen by the next byte, on the rest of the input: one driver for several model types.
+    mutating func checkOne(of checks: [(Data) -> Void]) {
+        let check = checks[Int(byte()) % checks.count]
+        check(rest)
+    }
 }
 
 /// Stops the fuzzer with `message` when an invariant doesn't hold; libFuzzer saves the input as a crash.

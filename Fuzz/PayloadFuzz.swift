@@ -6,14 +6,10 @@ import Foundation
 /// (an array is `.array` when `[Model]` decodes, else `.one`; an object is `.one`, else `.dictionary`; a scalar is
 /// `.one`), and the payload throws exactly when none fits.
 func fuzzPayload(_ input: inout FuzzInput) {
-    let selector = input.byte()
-    let body = input.rest
-    switch selector % 4 {
-    case 0: checkPayload(Int.self, body)
-    case 1: checkPayload(String.self, body)
-    case 2: checkPayload([Int].self, body)
-    default: checkPayload(Point.self, body)
-    }
+    input.checkOne(of: [
+        { checkPayload(Int.self, $0) }, { checkPayload(String.self, $0) }, { checkPayload([Int].self, $0) },
+        { checkPayload(Point.self, $0) },
+    ])
 }
 
 /// A model whose properties are optional, so it decodes from any object.
@@ -26,7 +22,7 @@ private func checkPayload<Model: Decodable & Equatable & SendableMetatype>(_: Mo
     let decoder = JSONDecoder()
     let payload: Payload<Model>?
     do {
-        payload = try Resource<Payload<Model>>(get: URL(fileURLWithPath: "/")).parse(body)
+        payload = try Resource<Payload<Model>>(get: URL(fileURLWithPath: "/")).parse(body, nil)
     } catch {
         _ = (error as? DecodingError)?.summary
         payload = nil

@@ -25,9 +25,9 @@ private struct Settings: Decodable {
 }
 
 private func parsePropertyList<Model: Decodable & SendableMetatype>(_: Model.Type, _ body: Data) {
-    let resource = Resource<Model>(get: URL(fileURLWithPath: "/"), propertyListDecoder: PropertyListDecoder())
+    let resource = Resource<Model>(url: URL(fileURLWithPath: "/"), propertyListDecoder: PropertyListDecoder())
     do {
-        _ = try resource.parse(body)
+        _ = try resource.parse(body, nil)
     } catch {
         _ = String(describing: error)
     }

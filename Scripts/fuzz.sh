@@ -6,12 +6,12 @@
 # Targets (drivers in Fuzz/, one file each; Fuzz/FuzzInput.swift carves structured input from the bytes):
 #   charset            Content-Type charset parsing and text decoding (Charset, Resource<String>)
 #   cache-control      Cache-Control parsing (CacheControl)
-#   coding-path        coding-path walks (CodingPath, NestedValue, Resource(get:at:))
+#   coding-path        coding-path walks (CodingPath, JSONDecoder+CodingPath, Resource(get:at:))
 #   payload            Payload
 #   lenient-array      LenientArray
-#   redirect           the redirect and credential rules (isCredentialHeader, URLRequest.redirected(from:))
+#   redirect           the redirect and credential rules (isSafeHeader, URLRequest.redirected(from:))
 #   error-description  WebserviceError's description, dump and mirror with any body and header fields
-#   property-list      Resource(get:propertyListDecoder:)
+#   property-list      Resource(url:propertyListDecoder:)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
@@ -60,8 +60,10 @@ fi
 
 if [ ! -x "$binary" ] || [ -n "$(find Sources/ResourceKit Fuzz -name '*.swift' -newer "$binary")" ]; then
     echo "== Building the fuzz targets (the whole library, once)"
+    library_sources=()
+    while IFS= read -r source; do library_sources+=("$source"); done < <(find Sources/ResourceKit -name '*.swift' | sort)
     swiftc -swift-version 6 -warnings-as-errors -sanitize=fuzzer,address -Onone -use-ld=lld \
-        -parse-as-library -module-name ResourceKit Sources/ResourceKit/*.swift Fuzz/*.swift -o "$binary"
+        -parse-as-library -module-name ResourceKit "${library_sources[@]}" Fuzz/*.swift -o "$binary"
 fi
 
 # libFuzzer and the address sanitizer report crashes; Swift's own backtracer would get in their way.
