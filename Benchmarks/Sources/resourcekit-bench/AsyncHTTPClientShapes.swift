@@ -20,16 +20,12 @@ enum AsyncHTTPClientClients {
     }
 
     static func pair(options: Options, client: HTTPClient) -> ClientPair {
-        let webservice = Webservice(transport: AsyncHTTPClientTransport(client: client))
-        let resources = LibraryResources(options: options)
         let urls = PerEndpoint { options.url($0.rawValue).absoluteString }
         let decoder = JSONDecoder.items()
         return ClientPair(
-            section: "AsyncHTTPClient",
-            libraryName: "Webservice(transport: AHC).load",
-            rawName: "HTTPClient.execute + collect (raw)",
-            target: 0.97,
-            library: { endpoint in try await resources.load(endpoint, with: webservice) },
+            "AsyncHTTPClient", library: "Webservice(transport: AHC).load",
+            with: Webservice(transport: AsyncHTTPClientTransport(client: client)),
+            versus: "HTTPClient.execute + collect (raw)", target: 0.97, options: options,
             raw: { endpoint in
                 // The request is built per call, as the library builds its own and as a caller would write it.
                 let response = try await client.execute(HTTPClientRequest(url: urls[endpoint]), timeout: .seconds(30))

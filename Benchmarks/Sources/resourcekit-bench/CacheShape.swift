@@ -16,8 +16,7 @@ enum CacheShape {
 
     /// Answers `…/small/…` with a few bytes and `…/large` with ``large``, both cacheable for an hour.
     struct InMemoryTransport: Transport {
-        var small: Data
-        var large: Data
+        var small, large: Data
         var response: HTTPURLResponse
 
         func data(for request: URLRequest) async throws -> (Data, URLResponse) {

@@ -2,10 +2,8 @@ import Foundation
 
 /// One element of the fixtures: an Episode-like record with strings of realistic lengths and an ISO 8601 date.
 struct Item: Codable, Sendable, Equatable {
-    var id: Int
-    var number: Int
-    var title: String
-    var synopsis: String
+    var id, number: Int
+    var title, synopsis: String
     var released: Date
     var duration: Int
     var collection: String

@@ -10,9 +10,7 @@ enum Memory {
 
     /// A client and a variant of it, as the child process names them.
     struct Variant: Sendable {
-        var client: String
-        var kind: String
-        var name: String
+        var client, kind, name: String
     }
 
     static let variants = [

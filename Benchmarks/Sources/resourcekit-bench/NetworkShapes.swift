@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKit
 
 /// A file on the benchmark server.
 enum Endpoint: String, CaseIterable, Sendable {
@@ -39,13 +40,30 @@ enum Loaded: Sendable {
 /// Each closure loads an endpoint and returns what it loaded, checked: a wrong answer can't go unnoticed, and nothing
 /// is optimized away.
 struct ClientPair: Sendable {
-    var section: String
-    var libraryName: String
-    var rawName: String
+    var section, libraryName, rawName: String
     /// The least library ÷ raw ratio the issue accepts for this pair's shapes.
     var target: Double
     var library: @Sendable (Endpoint) async throws -> Loaded
     var raw: @Sendable (Endpoint) async throws -> Loaded
+
+    /// A pair whose library variant loads the endpoints' ``LibraryResources`` with `webservice`.
+    init(
+        _ section: String,
+        library libraryName: String,
+        with webservice: Webservice,
+        versus rawName: String,
+        target: Double,
+        options: Options,
+        raw: @escaping @Sendable (Endpoint) async throws -> Loaded
+    ) {
+        let resources = LibraryResources(options: options)
+        self.section = section
+        self.libraryName = libraryName
+        self.rawName = rawName
+        self.target = target
+        self.library = { endpoint in try await resources.load(endpoint, with: webservice) }
+        self.raw = raw
+    }
 }
 
 /// Returns `items` unless their number is not the one `endpoint` holds.
@@ -87,11 +105,16 @@ enum NetworkShapes {
             server.map { [$0.headroom(key, unit: unit, client: times, work: work)] } ?? []
         }
 
+        // `count` loads of `endpoint` per round, the library's and the raw client's paired one by one.
+        func timeLoads(of endpoint: Endpoint, count: Int) async throws -> (library: [Double], raw: [Double]) {
+            try await Interleaved.pairs(
+                rounds: options.rounds, count: count,
+                library: { _ = try await pair.library(endpoint) },
+                raw: { _ = try await pair.raw(endpoint) })
+        }
+
         let sequential = options.sequentialRequests
-        var times = try await Interleaved.pairs(
-            rounds: options.rounds, count: sequential,
-            library: { _ = try await pair.library(.small) },
-            raw: { _ = try await pair.raw(.small) })
+        var times = try await timeLoads(of: .small, count: sequential)
         report.add(
             comparison(pair, "sequential small GETs (\(sequential) per round)", times, work: Double(sequential)),
             extraRows: serverRow(\.smallSequential, "small.json", connections: 1),
@@ -110,14 +133,10 @@ enum NetworkShapes {
             notes: headroom(\.smallConcurrent, .requests, times, work: concurrent))
 
         let loads = options.bigLoads
-        times = try await Interleaved.pairs(
-            rounds: options.rounds, count: loads,
-            library: { _ = try await pair.library(.big) },
-            raw: { _ = try await pair.raw(.big) })
-        var big = comparison(
-            pair, "one 5 MB JSON GET + decode (\(loads) per round)", times, work: Double(loads * bigBytes) / 1_000_000)
-        big.unit = "MB/s"
-        big.decimals = 1
+        times = try await timeLoads(of: .big, count: loads)
+        let big = comparison(
+            pair, "one 5 MB JSON GET + decode (\(loads) per round)", times, work: Double(loads * bigBytes) / 1_000_000,
+            unit: "MB/s", decimals: 1)
         let perLoad = "library \(milliseconds(times.library, per: loads)), raw \(milliseconds(times.raw, per: loads))"
         let size = "\(Format.number(Double(bigBytes), decimals: 0)) bytes, \(Fixtures.bigCount) items"
         report.add(
@@ -127,15 +146,10 @@ enum NetworkShapes {
                 + headroom(\.bigSequential, .megabytes, times, work: loads * bigBytes))
 
         let byteLoads = options.byteLoads
-        times = try await Interleaved.pairs(
-            rounds: options.rounds, count: byteLoads,
-            library: { _ = try await pair.library(.big5) },
-            raw: { _ = try await pair.raw(.big5) })
-        var bytes = comparison(
+        times = try await timeLoads(of: .big5, count: byteLoads)
+        let bytes = comparison(
             pair, "one 5 MB GET as Data, no decode (\(byteLoads) per round)", times,
-            work: Double(byteLoads * big5Bytes) / 1_000_000)
-        bytes.unit = "MB/s"
-        bytes.decimals = 1
+            work: Double(byteLoads * big5Bytes) / 1_000_000, unit: "MB/s", decimals: 1)
         report.add(
             bytes,
             notes: [
@@ -151,10 +165,12 @@ enum NetworkShapes {
         _ pair: ClientPair,
         _ shape: String,
         _ times: (library: [Double], raw: [Double]),
-        work: Double
+        work: Double,
+        unit: String = "req/s",
+        decimals: Int = 0
     ) -> Comparison {
         Comparison(
-            section: pair.section, shape: shape, unit: "req/s", decimals: 0, libraryName: pair.libraryName,
+            section: pair.section, shape: shape, unit: unit, decimals: decimals, libraryName: pair.libraryName,
             rawName: pair.rawName, library: Samples(values: times.library.map { work / $0 }),
             raw: Samples(values: times.raw.map { work / $0 }), better: .higher, target: pair.target)
     }

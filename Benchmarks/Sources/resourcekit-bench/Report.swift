@@ -8,14 +8,10 @@ enum Better: Sendable {
 
 /// One library-versus-raw comparison: both variants' rounds and the verdict against the target ratio.
 struct Comparison: Sendable {
-    var section: String
-    var shape: String
-    var unit: String
+    var section, shape, unit: String
     var decimals: Int
-    var libraryName: String
-    var rawName: String
-    var library: Samples
-    var raw: Samples
+    var libraryName, rawName: String
+    var library, raw: Samples
     var better: Better
     /// The lowest acceptable ratio; the ratio is defined so that higher is better.
     var target: Double
@@ -40,9 +36,7 @@ struct Comparison: Sendable {
 
 /// A line of the final summary.
 struct SummaryLine: Sendable {
-    var section: String
-    var shape: String
-    var definition: String
+    var section, shape, definition: String
     var ratio: Double
     var target: String
     var passes: Bool

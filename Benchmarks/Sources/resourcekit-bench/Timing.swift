@@ -69,21 +69,7 @@ enum Interleaved {
         library: () async throws -> Void,
         raw: () async throws -> Void
     ) async throws -> (library: [Double], raw: [Double]) {
-        try await library()
-        try await raw()
-        let clock = ContinuousClock()
-        var libraryTimes: [Double] = []
-        var rawTimes: [Double] = []
-        for round in 0..<rounds {
-            if round.isMultiple(of: 2) {
-                libraryTimes.append(try await clock.measure(library).seconds)
-                rawTimes.append(try await clock.measure(raw).seconds)
-            } else {
-                rawTimes.append(try await clock.measure(raw).seconds)
-                libraryTimes.append(try await clock.measure(library).seconds)
-            }
-        }
-        return (libraryTimes, rawTimes)
+        try await pairs(rounds: rounds, count: 1, library: library, raw: raw)
     }
 }
 

@@ -49,24 +49,18 @@ struct LibraryResources: Sendable {
     }
 }
 
-/// `Webservice()` (ResourceKit's shared `URLSession`) against `URLSession.shared` used directly.
+/// `Webservice()` (ResourceKit's shared `URLSessionTransport`) against `URLSession.shared` used directly.
 enum URLSessionClients {
     static func pair(options: Options) -> ClientPair {
-        let webservice = Webservice()
-        let resources = LibraryResources(options: options)
         let urls = PerEndpoint { options.url($0.rawValue) }
         let decoder = JSONDecoder.items()
         return ClientPair(
-            section: "URLSession",
-            libraryName: "Webservice().load",
-            rawName: "URLSession.shared (raw)",
-            target: 0.98,
-            library: { endpoint in try await resources.load(endpoint, with: webservice) },
+            "URLSession", library: "Webservice().load", with: Webservice(), versus: "URLSession.shared (raw)",
+            target: 0.98, options: options,
             raw: { endpoint in
                 // The request is built per call, as the library builds its own and as a caller would write it.
-                // `delegate: nil` names Foundation's method itself, not ResourceKit's `Transport` conformance.
                 let request = URLRequest(url: urls[endpoint])
-                let (data, response) = try await URLSession.shared.data(for: request, delegate: nil)
+                let (data, response) = try await URLSession.shared.data(for: request)
                 guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
                     throw BenchError("GET \(endpoint.rawValue) answered \(response)")
                 }
