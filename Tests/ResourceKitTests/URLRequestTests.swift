@@ -27,11 +27,11 @@ import Testing
     }
 
     @Test(arguments: [
-        HTTPMethod<Episode>.post(Episode(id: "9", title: "Nine")),
+        HTTPMethod<any Encodable & Sendable>.post(Episode(id: "9", title: "Nine")),
         .put(Episode(id: "9", title: "Nine")),
         .patch(Episode(id: "9", title: "Nine")),
     ])
-    func encodableResourceSendsJSONWithContentType(method: HTTPMethod<Episode>) throws {
+    func encodableResourceSendsJSONWithContentType(method: HTTPMethod<any Encodable & Sendable>) throws {
         let resource = try Resource<Episode>(url: baseURL, method: method, headers: ["Authorization": "Bearer t"])
         let request = URLRequest(resource: resource)
         #expect(request.httpMethod == method.name)
