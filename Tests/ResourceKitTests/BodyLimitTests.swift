@@ -120,7 +120,9 @@ import Testing
     private let filesOnly = Webservice(transport: FileTransport())
 
     @Test func fileLargerThanTheLimitIsTooLarge() async throws {
-        try await withTemporaryFile(Data(repeating: 0x61, count: 101)) { file in
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("export.bin")
+            try Data(repeating: 0x61, count: 101).write(to: file)
             var resource = Resource<Data>(url: file)
             resource.maxBodySize = 100
             let error = try await #require(throws: WebserviceError.self) { try await filesOnly.load(resource) }
@@ -130,7 +132,9 @@ import Testing
 
     @Test func fileWithinTheLimitIsRead() async throws {
         let contents = Data(repeating: 0x61, count: 100)
-        try await withTemporaryFile(contents) { file throws in
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("export.bin")
+            try contents.write(to: file)
             var exact = Resource<Data>(url: file)
             exact.maxBodySize = 100
             #expect(try await filesOnly.load(exact) == contents)
@@ -141,8 +145,8 @@ import Testing
     }
 
     @Test func missingFileWithALimitIsStillNoSuchFile() async throws {
-        try await withTemporaryFile(Data()) { file in
-            var resource = Resource<Data>(url: file.appendingPathExtension("missing"))
+        try await withTemporaryDirectory { directory in
+            var resource = Resource<Data>(url: directory.appendingPathComponent("missing.bin"))
             resource.maxBodySize = 100
             let error = try await #require(throws: WebserviceError.self) { try await filesOnly.load(resource) }
             #expect((error.underlyingError as? CocoaError)?.code == .fileReadNoSuchFile)
@@ -214,13 +218,4 @@ import Testing
         #expect(limit?.label == "limit")
         #expect(limit?.value as? Int == 1024)
     }
-}
-
-/// Writes `contents` to a new temporary file, runs `body` with its URL, and removes the file afterwards.
-private func withTemporaryFile(_ contents: Data, _ body: (URL) async throws -> Void) async throws {
-    let file = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ResourceKitTests-\(UUID().uuidString).bin")
-    try contents.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    try await body(file)
 }

@@ -133,12 +133,3 @@ import Testing
         }
     }
 }
-
-/// Runs `body` with a new, empty temporary directory, and removes it afterwards.
-private func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ResourceKitTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try await body(directory)
-}

@@ -2,6 +2,10 @@ import Foundation
 import ResourceKit
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A body given as a value, to the JSON `Decodable` initializer (with or without a coding path) and the `Void` one:
 /// JSON-encoded with JSON header fields, or, as `Data`, sent as it is.
 @Suite struct RequestBodyTests {
@@ -31,11 +35,18 @@ import Testing
 
     @Test(arguments: Initializer.allCases, methods)
     func encodableBodyIsSentAsJSON(initializer: Initializer, method: HTTPMethod<any Encodable & Sendable>) throws {
-        let resource = try initializer.resource(method)
-        #expect(resource.method.name == method.name)
-        let body = try #require(resource.method.body)
+        let resource = try initializer.resource(method, headers: ["Authorization": "Bearer t"])
+        #expect(
+            resource.headers == [
+                "Authorization": "Bearer t", "Content-Type": "application/json", "Accept": "application/json",
+            ])
+        let request = URLRequest(resource: resource)
+        #expect(request.httpMethod == method.name)
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        let body = try #require(request.httpBody)
         #expect(try JSONDecoder().decode(Episode.self, from: body) == Self.episode)
-        #expect(resource.headers == ["Content-Type": "application/json", "Accept": "application/json"])
     }
 
     @Test(arguments: Initializer.allCases)

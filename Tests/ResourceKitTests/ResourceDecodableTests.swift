@@ -46,7 +46,9 @@ private struct FeedDocument: Decodable {
             (["data"], #"{"data": {"id": "1", "title": "Networking"}, "meta": {"version": "x"}}"#),
         ] as [(CodingPath, String)])
     func answerToAnyMethodDecodesAtThePath(path: CodingPath, answer: String) throws {
-        let methods: [HTTPMethod<any Encodable & Sendable>] = [.delete, .put(Data("{}".utf8)), .post(Episode.all.url)]
+        let methods: [HTTPMethod<any Encodable & Sendable>] = [
+            .delete, .put(Data("{}".utf8)), .post(Episode(id: "2", title: "Draft")),
+        ]
         for method in methods {
             let resource = try Resource<Episode>(url: feedURL, method: method, at: path)
             #expect(

@@ -129,4 +129,15 @@ import Testing
         #expect(!description.contains { $0.isNewline || $0 == "\t" })
         #expect(description.contains("Bad gateway"))
     }
+
+    @Test func requireCaseFailsTheTestForAnotherCase() throws {
+        // The tests' helper for error cases can fail: another case is an issue and a thrown error, not a pass.
+        #expect(try requireCase(\.bodyTooLarge, of: WebserviceError.bodyTooLarge(limit: 3)) == 3)
+        withKnownIssue {
+            _ = try requireCase(\.bodyTooLarge, of: WebserviceError.encoding(URLError(.unknown)))
+        }
+        withKnownIssue {
+            _ = try requireCase(\.keyNotFound, of: nil as DecodingError?)
+        }
+    }
 }

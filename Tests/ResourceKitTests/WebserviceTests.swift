@@ -116,31 +116,43 @@ import Testing
         #expect(await transport.log.requests.isEmpty)
     }
 
-    @Test func cancellingMidRequestThrowsCancellation() async throws {
-        try await expectCancellation { _ in
-            try await Task.sleep(nanoseconds: 60_000_000_000)
-            return (Data("[]".utf8), try httpResponse(200))
-        }
-    }
+    /// How a transport behaves when the load it serves is cancelled mid-request.
+    enum TransportOnCancel: String, CaseIterable {
+        /// It stops waiting and throws `CancellationError`.
+        case stops
+        /// It throws `URLError(.cancelled)`, as FoundationNetworking's `URLSession` does.
+        case throwsURLErrorCancelled
+        /// It ignores the cancellation and answers anyway; the answer must not be parsed.
+        case answersAnyway
 
-    @Test func linuxStyleCancelledURLErrorBecomesCancellationError() async throws {
-        try await expectCancellation { _ in
-            // What FoundationNetworking's URLSession does when its task is cancelled.
-            do {
-                try await Task.sleep(nanoseconds: 60_000_000_000)
-            } catch {
-                throw URLError(.cancelled)
+        var transport: StubTransport {
+            StubTransport { [self] _ in
+                switch self {
+                case .stops:
+                    try await Task.sleep(nanoseconds: 60_000_000_000)
+                case .throwsURLErrorCancelled:
+                    do {
+                        try await Task.sleep(nanoseconds: 60_000_000_000)
+                    } catch {
+                        throw URLError(.cancelled)
+                    }
+                case .answersAnyway:
+                    try? await Task.sleep(nanoseconds: 60_000_000_000)
+                }
+                return (Data("[]".utf8), try httpResponse(200))
             }
-            return (Data("[]".utf8), try httpResponse(200))
         }
     }
 
-    @Test func responseArrivingAfterCancellationIsNotParsed() async throws {
-        try await expectCancellation { _ in
-            // A transport that ignores cancellation and answers anyway.
-            try? await Task.sleep(nanoseconds: 60_000_000_000)
-            return (Data("[]".utf8), try httpResponse(200))
-        }
+    @Test(arguments: TransportOnCancel.allCases, [nil, 60] as [TimeInterval?])
+    func cancellingMidRequestThrowsCancellation(transport: TransportOnCancel, timeout: TimeInterval?) async throws {
+        let stub = transport.transport
+        var resource = Episode.all
+        resource.timeout = timeout
+        let task = Task { try await Webservice(transport: stub).load(resource) }
+        try await eventually("the transport has the request") { await stub.log.requests.count == 1 }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test func transportsOwnCancellationErrorIsNotWrapped() async throws {
@@ -203,28 +215,5 @@ import Testing
         let service = Webservice(transport: StubTransport.stalling)
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
         #expect((error.underlyingError as? URLError)?.code == .timedOut)
-    }
-
-    @Test func cancellingALoadWithATimeoutThrowsCancellation() async throws {
-        var resource = Episode.all
-        resource.timeout = 60
-        try await expectCancellation(of: resource) { _ in
-            try await Task.sleep(nanoseconds: 60_000_000_000)
-            return (Data("[]".utf8), try httpResponse(200))
-        }
-    }
-
-    /// Starts a load whose transport runs `respond`, cancels it once the transport has the request, and expects
-    /// `CancellationError`.
-    private func expectCancellation(
-        of resource: Resource<[Episode]> = Episode.all,
-        _ respond: @escaping @Sendable (URLRequest) async throws -> (Data, URLResponse)
-    ) async throws {
-        let transport = StubTransport(respond: respond)
-        let service = Webservice(transport: transport)
-        let task = Task { try await service.load(resource) }
-        try await eventually("the transport has the request") { await transport.log.requests.count == 1 }
-        task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
     }
 }

@@ -19,3 +19,12 @@ func httpResponse(
 ) throws -> HTTPURLResponse {
     try #require(HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers))
 }
+
+/// Runs `body` with a new, empty temporary directory, and removes it afterwards.
+func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ResourceKitTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try await body(directory)
+}
