@@ -31,8 +31,6 @@ struct Media: Codable, Sendable, Equatable {
     var videoURL: URL
 }
 
-let baseURL = URL(string: "https://api.example.com")!
-
 extension Episode {
     static let all = Resource<[Episode]>(get: baseURL.appendingPathComponent("episodes"))
 

@@ -5,6 +5,9 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// The stub server every test resource lives on.
+let baseURL = URL(string: "https://api.example.com")!
+
 /// Bytes of a file in `Fixtures/`.
 func fixture(_ name: String) throws -> Data {
     let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
