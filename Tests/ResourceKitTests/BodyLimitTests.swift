@@ -23,17 +23,18 @@ import Testing
         Webservice(transport: StubTransport.answering(200, body: Data(repeating: 0x61, count: count)))
     }
 
+    /// A transport that answers `body` with a `200`, stopping at the limit it is given or not.
+    private func transport(answering body: Data, stopsAtBodyLimit: Bool = true) -> StubTransport {
+        StubTransport.answering(200, body: body, stopsAtBodyLimit: stopsAtBodyLimit)
+    }
+
     // MARK: Checking the body's size
 
     @Test func bodyOneByteLargerThanTheLimitIsTooLarge() async throws {
         let error = try await #require(throws: WebserviceError.self) {
             try await service(answering: 11).load(bytes(limit: 10))
         }
-        guard case .bodyTooLarge(let limit) = error else {
-            Issue.record("expected bodyTooLarge, got \(error)")
-            return
-        }
-        #expect(limit == 10)
+        #expect(try requireCase(\.bodyTooLarge, of: error) == 10)
     }
 
     @Test func bodyOfExactlyTheLimitLoads() async throws {
@@ -49,10 +50,7 @@ import Testing
         let error = try await #require(throws: WebserviceError.self) {
             try await service(answering: 1).load(bytes(limit: 0))
         }
-        guard case .bodyTooLarge(limit: 0) = error else {
-            Issue.record("expected bodyTooLarge(limit: 0), got \(error)")
-            return
-        }
+        #expect(try requireCase(\.bodyTooLarge, of: error) == 0)
     }
 
     @Test func bodyThatIsTooLargeIsNotParsed() async throws {
@@ -65,71 +63,45 @@ import Testing
         #expect(error.body == nil)
     }
 
-    @Test func limitAppliesToTheBodyOfAnUnacceptableStatus() async throws {
-        let transport = StubTransport.answering(500, body: Data(repeating: 0x61, count: 20))
+    @Test(arguments: [500, 200])
+    func loadChecksTheSizeWhenATransportIgnoresTheLimit(statusCode: Int) async throws {
+        // A limit applies to the body of an unacceptable status too.
+        let transport = StubTransport.answering(statusCode, body: Data(repeating: 0x61, count: 20))
         let error = try await #require(throws: WebserviceError.self) {
             try await Webservice(transport: transport).load(bytes(limit: 10))
         }
-        guard case .bodyTooLarge(limit: 10) = error else {
-            Issue.record("expected bodyTooLarge(limit: 10), got \(error)")
-            return
-        }
-    }
-
-    @Test func loadChecksTheSizeWhenATransportIgnoresTheLimit() async throws {
-        let calls = CallLog()
-        let transport = LimitAwareTransport(calls: calls, body: Data(repeating: 0x61, count: 50), obeysLimit: false)
-        let error = try await #require(throws: WebserviceError.self) {
-            try await Webservice(transport: transport).load(bytes(limit: 10))
-        }
-        guard case .bodyTooLarge(limit: 10) = error else {
-            Issue.record("expected bodyTooLarge(limit: 10), got \(error)")
-            return
-        }
-        #expect(await calls.calls == [.limited(10)])
+        #expect(try requireCase(\.bodyTooLarge, of: error) == 10)
+        #expect(await transport.log.bodyLimits == [10])
     }
 
     // MARK: What the transport is told
 
     static let timeouts: [TimeInterval?] = [nil, 60]
 
-    @Test(arguments: timeouts)
-    func transportThatCanStopEarlyIsGivenTheResourcesLimit(timeout: TimeInterval?) async throws {
-        let calls = CallLog()
-        let service = Webservice(transport: LimitAwareTransport(calls: calls, body: Data("12345".utf8)))
-        var resource = bytes(limit: 1_000)
+    /// With a limit, a transport that can stop early is given it; without one, it is asked for the whole body.
+    @Test(arguments: timeouts, [1_000, nil] as [Int?])
+    func transportIsGivenTheResourcesLimit(timeout: TimeInterval?, limit: Int?) async throws {
+        let transport = transport(answering: Data("12345".utf8))
+        var resource = bytes(limit: limit)
         resource.timeout = timeout
-        #expect(try await service.load(resource) == Data("12345".utf8))
-        #expect(await calls.calls == [.limited(1_000)])
-    }
-
-    @Test(arguments: timeouts)
-    func withoutALimitTheTransportIsAskedForTheWholeBody(timeout: TimeInterval?) async throws {
-        let calls = CallLog()
-        let service = Webservice(transport: LimitAwareTransport(calls: calls, body: Data("12345".utf8)))
-        var resource = bytes(limit: nil)
-        resource.timeout = timeout
-        #expect(try await service.load(resource) == Data("12345".utf8))
-        #expect(await calls.calls == [.whole])
+        #expect(try await Webservice(transport: transport).load(resource) == Data("12345".utf8))
+        #expect(await transport.log.bodyLimits == [limit])
     }
 
     @Test func transportUnderALimiterIsGivenTheLimitToo() async throws {
-        let calls = CallLog()
-        let service = Webservice(
-            transport: LimitAwareTransport(calls: calls, body: Data("12345".utf8)), maxConcurrentLoads: 1)
+        let transport = transport(answering: Data("12345".utf8))
+        let service = Webservice(transport: transport, maxConcurrentLoads: 1)
         #expect(try await service.load(bytes(limit: 5)) == Data("12345".utf8))
-        #expect(await calls.calls == [.limited(5)])
+        #expect(await transport.log.bodyLimits == [5])
     }
 
     @Test func transportThatStopsEarlyHasItsErrorReportedAsItIs() async throws {
-        let calls = CallLog()
-        let service = Webservice(transport: LimitAwareTransport(calls: calls, body: Data(repeating: 0x61, count: 50)))
-        let error = try await #require(throws: WebserviceError.self) { try await service.load(bytes(limit: 8)) }
-        guard case .bodyTooLarge(limit: 8) = error else {
-            Issue.record("expected bodyTooLarge(limit: 8), got \(error)")
-            return
+        let transport = transport(answering: Data(repeating: 0x61, count: 50))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: transport).load(bytes(limit: 8))
         }
-        #expect(await calls.calls == [.limited(8)])
+        #expect(try requireCase(\.bodyTooLarge, of: error) == 8)
+        #expect(await transport.log.bodyLimits == [8])
     }
 
     @Test(arguments: timeouts)
@@ -139,13 +111,8 @@ import Testing
         var resource = bytes(limit: 10)
         resource.timeout = timeout
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        guard case .bodyTooLarge(let limit) = error else {
-            Issue.record("expected bodyTooLarge, not wrapped in transport, got \(error)")
-            return
-        }
-        #expect(limit == 5)
+        #expect(try requireCase(\.bodyTooLarge, of: error) == 5, "not wrapped in transport")
         #expect(error.underlyingError == nil)
-        #expect(error.urlError == nil)
     }
 
     // MARK: Files
@@ -153,20 +120,21 @@ import Testing
     private let filesOnly = Webservice(transport: FileTransport())
 
     @Test func fileLargerThanTheLimitIsTooLarge() async throws {
-        try await withTemporaryFile(Data(repeating: 0x61, count: 101)) { file in
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("export.bin")
+            try Data(repeating: 0x61, count: 101).write(to: file)
             var resource = Resource<Data>(url: file)
             resource.maxBodySize = 100
             let error = try await #require(throws: WebserviceError.self) { try await filesOnly.load(resource) }
-            guard case .bodyTooLarge(limit: 100) = error else {
-                Issue.record("expected bodyTooLarge(limit: 100), got \(error)")
-                return
-            }
+            #expect(try requireCase(\.bodyTooLarge, of: error) == 100)
         }
     }
 
     @Test func fileWithinTheLimitIsRead() async throws {
         let contents = Data(repeating: 0x61, count: 100)
-        try await withTemporaryFile(contents) { file throws in
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("export.bin")
+            try contents.write(to: file)
             var exact = Resource<Data>(url: file)
             exact.maxBodySize = 100
             #expect(try await filesOnly.load(exact) == contents)
@@ -177,8 +145,8 @@ import Testing
     }
 
     @Test func missingFileWithALimitIsStillNoSuchFile() async throws {
-        try await withTemporaryFile(Data()) { file in
-            var resource = Resource<Data>(url: file.appendingPathExtension("missing"))
+        try await withTemporaryDirectory { directory in
+            var resource = Resource<Data>(url: directory.appendingPathComponent("missing.bin"))
             resource.maxBodySize = 100
             let error = try await #require(throws: WebserviceError.self) { try await filesOnly.load(resource) }
             #expect((error.underlyingError as? CocoaError)?.code == .fileReadNoSuchFile)
@@ -188,38 +156,23 @@ import Testing
     // MARK: Cached responses
 
     @Test func cachedBodyLargerThanALaterLimitIsTooLarge() async throws {
-        let log = RequestLog()
-        let service = Webservice(
-            transport: StubTransport { request in
-                await log.record(request)
-                let headers = ["Cache-Control": "max-age=60"]
-                let response = try httpResponse(200, url: try #require(request.url), headers: headers)
-                return (Data(repeating: 0x61, count: 100), response)
-            },
-            cache: ResponseCache(byteLimit: 1_000_000)
-        )
+        let transport = StubTransport.answering(
+            200, body: Data(repeating: 0x61, count: 100), headers: ["Cache-Control": "max-age=60"])
+        let service = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1_000_000))
         #expect(try await service.load(bytes("feed", limit: nil)).count == 100)
         let error = try await #require(throws: WebserviceError.self) {
             try await service.load(bytes("feed", limit: 99))
         }
-        guard case .bodyTooLarge(limit: 99) = error else {
-            Issue.record("expected bodyTooLarge(limit: 99), got \(error)")
-            return
-        }
+        #expect(try requireCase(\.bodyTooLarge, of: error) == 99)
         #expect(try await service.load(bytes("feed", limit: 100)).count == 100)
-        #expect(await log.requests.count == 1, "the later loads were answered from the cache")
+        #expect(await transport.log.requests.count == 1, "the later loads were answered from the cache")
     }
 
     @Test func bodyRefusedAsTooLargeIsNotCached() async throws {
         let cache = ResponseCache(byteLimit: 1_000_000)
-        let service = Webservice(
-            transport: StubTransport { request in
-                let response = try httpResponse(
-                    200, url: try #require(request.url), headers: ["Cache-Control": "max-age=60"])
-                return (Data(repeating: 0x61, count: 100), response)
-            },
-            cache: cache
-        )
+        let transport = StubTransport.answering(
+            200, body: Data(repeating: 0x61, count: 100), headers: ["Cache-Control": "max-age=60"])
+        let service = Webservice(transport: transport, cache: cache)
         await #expect(throws: WebserviceError.self) { try await service.load(bytes("feed", limit: 10)) }
         #expect(await cache.count == 0)
     }
@@ -246,72 +199,23 @@ import Testing
 
     @Test func errorHasNoResponseParts() {
         let error = WebserviceError.bodyTooLarge(limit: 1024)
+        #expect(error.response == nil)
         #expect(error.statusCode == nil)
-        #expect(error.headers == nil)
         #expect(error.body == nil)
         #expect(error.underlyingError == nil)
-        #expect(error.urlError == nil)
-        #expect(error.value(forHTTPHeaderField: "Content-Length") == nil)
     }
 
-    @Test func reflectionAndDumpNameTheLimit() {
+    @Test func reflectionAndDumpNameTheLimit() throws {
         let error = WebserviceError.bodyTooLarge(limit: 1024)
         #expect(String(reflecting: error).contains("1024"))
         var dumped = ""
         dump(error, to: &dumped)
         #expect(dumped.contains("bodyTooLarge"))
         #expect(dumped.contains("1024"))
-        let child = Mirror(reflecting: error).children.first
-        #expect(child?.label == "bodyTooLarge")
-        #expect(child?.value as? Int == 1024)
+        let child = try #require(Mirror(reflecting: error).children.first)
+        #expect(child.label == "bodyTooLarge")
+        let limit = Mirror(reflecting: child.value).children.first
+        #expect(limit?.label == "limit")
+        #expect(limit?.value as? Int == 1024)
     }
-}
-
-/// What a ``LimitAwareTransport`` was asked for.
-private enum Call: Equatable {
-    /// `data(for:)`: the whole body.
-    case whole
-    /// `data(for:maxBodySize:)` with this limit.
-    case limited(Int)
-}
-
-/// The calls a ``LimitAwareTransport`` received, in order.
-private actor CallLog {
-    private(set) var calls: [Call] = []
-
-    func record(_ call: Call) {
-        calls.append(call)
-    }
-}
-
-/// A transport that implements `data(for:maxBodySize:)`, answers `body` with a `200`, and records which method ran.
-///
-/// When it obeys the limit it throws `bodyTooLarge` for a longer body, as `URLSession` does; otherwise it returns
-/// the body whatever its size.
-private struct LimitAwareTransport: Transport {
-    let calls: CallLog
-    var body: Data
-    var obeysLimit = true
-
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        await calls.record(.whole)
-        return (body, try httpResponse(200, url: try #require(request.url)))
-    }
-
-    func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        await calls.record(.limited(maxBodySize))
-        if obeysLimit, body.count > maxBodySize {
-            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
-        }
-        return (body, try httpResponse(200, url: try #require(request.url)))
-    }
-}
-
-/// Writes `contents` to a new temporary file, runs `body` with its URL, and removes the file afterwards.
-private func withTemporaryFile(_ contents: Data, _ body: (URL) async throws -> Void) async throws {
-    let file = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ResourceKitTests-\(UUID().uuidString).bin")
-    try contents.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    try await body(file)
 }

@@ -13,7 +13,7 @@ import Testing
 
     static let networkWebservices: [(name: String, service: Webservice)] = [
         ("Webservice()", Webservice()),
-        ("Webservice(configuration:)", Webservice(configuration: .ephemeral)),
+        ("URLSessionTransport(configuration:)", Webservice(transport: URLSessionTransport(configuration: .ephemeral))),
         ("Webservice(session:)", Webservice(session: .shared)),
     ]
 
@@ -26,7 +26,7 @@ import Testing
             let error = try await #require(throws: WebserviceError.self, "\(name)") {
                 try await service.load(Resource<[Episode]>(get: file))
             }
-            #expect(error.urlError?.code == .unsupportedURL, "\(name): \(error)")
+            #expect((error.underlyingError as? URLError)?.code == .unsupportedURL, "\(name): \(error)")
             #expect("\(error)".contains("Only http and https URLs are sent"), "\(name): \(error)")
             #expect(error.body == nil)
         }
@@ -35,14 +35,16 @@ import Testing
     static let otherSchemes = ["data:application/json,%5B%5D", "ftp://localhost/episodes.json", "file:///etc/hostname"]
 
     @Test(arguments: otherSchemes)
-    func urlSessionSendsOnlyHTTPAndHTTPS(url: String) async throws {
+    func urlSessionTransportSendsOnlyHTTPAndHTTPS(url: String) async throws {
         let request = URLRequest(url: try #require(URL(string: url)))
-        let error = try await #require(throws: URLError.self) { try await URLSession.shared.data(for: request) }
-        #expect(error.code == .unsupportedURL)
-        let limited = try await #require(throws: URLError.self) {
-            try await URLSession.shared.data(for: request, maxBodySize: 1_000)
+        for transport in [URLSessionTransport(session: .shared), URLSessionTransport(configuration: .ephemeral)] {
+            let error = try await #require(throws: URLError.self) { try await transport.data(for: request) }
+            #expect(error.code == .unsupportedURL)
+            let limited = try await #require(throws: URLError.self) {
+                try await transport.data(for: request, maxBodySize: 1_000)
+            }
+            #expect(limited.code == .unsupportedURL)
         }
-        #expect(limited.code == .unsupportedURL)
     }
 
     @Test func fileTransportReadsAFileURLInOneLine() async throws {
@@ -56,7 +58,7 @@ import Testing
 
     @Test func fileTransportReadsNothingButFileURLs() async throws {
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
-        #expect(error.urlError?.code == .unsupportedURL)
+        #expect((error.underlyingError as? URLError)?.code == .unsupportedURL)
         #expect("\(error)".contains("Only file URLs are read"))
     }
 
@@ -78,13 +80,11 @@ import Testing
             let error = try await #require(throws: WebserviceError.self) {
                 try await service.load(Resource<[Episode]>(get: file))
             }
-            guard case .parsing(_, statusCode: 200, _, let body) = error else {
-                Issue.record("expected a parse error on a 200 response, got \(error)")
-                return
-            }
-            #expect(body == Data("not json".utf8))
-            #expect(error.value(forHTTPHeaderField: "Content-Length") == "8")
-            #expect(error.value(forHTTPHeaderField: "Content-Type") == type)
+            let response = try requireCase(\.parsing, of: error).response
+            #expect(response.statusCode == 200)
+            #expect(response.body == Data("not json".utf8))
+            #expect(response.value(forHTTPHeaderField: "Content-Length") == "8")
+            #expect(response.value(forHTTPHeaderField: "Content-Type") == type)
         }
     }
 
@@ -102,11 +102,7 @@ import Testing
             let error = try await #require(throws: WebserviceError.self) {
                 try await service.load(Resource<[Episode]>(get: file))
             }
-            guard case .transport(let underlying as CocoaError) = error else {
-                Issue.record("expected transport(CocoaError), got \(error)")
-                return
-            }
-            #expect(underlying.code == .fileReadNoSuchFile)
+            #expect((try requireCase(\.transport, of: error) as? CocoaError)?.code == .fileReadNoSuchFile)
             #expect(error.statusCode == nil)
         }
     }
@@ -116,11 +112,7 @@ import Testing
             let error = try await #require(throws: WebserviceError.self) {
                 try await service.load(Resource<[Episode]>(get: directory))
             }
-            guard case .transport(let underlying) = error else {
-                Issue.record("expected a transport error, got \(error)")
-                return
-            }
-            #expect(underlying is CocoaError)
+            #expect(try requireCase(\.transport, of: error) is CocoaError)
         }
     }
 
@@ -135,18 +127,9 @@ import Testing
             try Data("original".utf8).write(to: file)
             let resource = Resource<Data>(url: file, method: method) { $0 }
             let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-            #expect(error.urlError?.code == .unsupportedURL)
+            #expect((error.underlyingError as? URLError)?.code == .unsupportedURL)
             #expect("\(error)".contains("only be loaded with GET; \(method.name)"))
             #expect(try Data(contentsOf: file) == Data("original".utf8))
         }
     }
-}
-
-/// Runs `body` with a new, empty temporary directory, and removes it afterwards.
-private func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ResourceKitTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try await body(directory)
 }

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-import ResourceKit
 import Testing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,7 +16,7 @@ import Testing
     private let gate = Gate()
 
     private func service(limit: Int) throws -> (Webservice, LoadLimiter) {
-        let service = Webservice(transport: GatedTransport(gate: gate), maxConcurrentLoads: limit)
+        let service = Webservice(transport: StubTransport.gated(by: gate), maxConcurrentLoads: limit)
         return (service, try #require(service.limiter))
     }
 
@@ -72,24 +73,16 @@ import Testing
     @Test func cancellingAWaitingLoadThrowsAtOnceWithoutSendingItsRequest() async throws {
         let (service, limiter) = try service(limit: 1)
         let loads = try await load(["a", "b", "c"], on: service, limiter)
-        let finished = Finished()
-        let cancelled = Task {
-            do {
-                _ = try await loads[1].value
-                await finished.record(nil)
-            } catch {
-                await finished.record(error)
-            }
-        }
+        let finished = Finished.watching(loads[1])
         loads[1].cancel()
         // "a" still holds the only place: the cancelled load must not need it to end its wait.
-        try await eventually("the cancelled load threw") { await finished.done }
-        #expect(await finished.error is CancellationError)
+        try await eventually("the cancelled load threw") { await finished.result != nil }
+        let result = await finished.result
+        #expect(throws: CancellationError.self) { try result?.get() }
         #expect(await limiter.loadsWaiting == 1)
         await gate.open("a")
         await gate.open("b")
         await gate.open("c")
-        _ = await cancelled.value
         #expect(try await loads[2].value == "c")
         #expect(await gate.started == ["a", "c"])
     }
@@ -116,7 +109,7 @@ import Testing
         let loads = try await load(["a", "b"], on: service, limiter)
         await gate.open("a", with: .fail(URLError(.notConnectedToInternet)))
         let error = try await #require(throws: WebserviceError.self) { try await loads[0].value }
-        #expect(error.urlError?.code == .notConnectedToInternet)
+        #expect((error.underlyingError as? URLError)?.code == .notConnectedToInternet)
         try await eventually("b reached the transport") { await gate.started == ["a", "b"] }
         await gate.open("b")
         #expect(try await loads[1].value == "b")
@@ -129,7 +122,7 @@ import Testing
         var timingOut = Gate.resource("a")
         timingOut.timeout = 0.1
         let error = try await #require(throws: WebserviceError.self) { try await service.load(timingOut) }
-        #expect(error.urlError?.code == .timedOut)
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
         try await eventually("a reached the transport") { await gate.started == ["a"] }
         let second = Task { try await service.load(Gate.resource("b")) }
         try await eventually("b reached the transport or the line") {
@@ -201,16 +194,5 @@ import Testing
 
     @Test func webServiceWithoutALimitHasNoLimiter() {
         #expect(Webservice(transport: StubTransport.answering(200, body: Data())).limiter == nil)
-    }
-}
-
-/// Records how a load ended, so a test can wait for it without awaiting the load itself.
-private actor Finished {
-    private(set) var done = false
-    private(set) var error: (any Error)?
-
-    func record(_ error: (any Error)?) {
-        done = true
-        self.error = error
     }
 }

@@ -68,11 +68,11 @@ import Testing
 
     @Test(arguments: limitAndOneMore)
     func nestingUpTo512LevelsDecodesAndOneMoreIsRejected(body: Data, levels: Int) async throws {
-        let resource = Resource<Nested>(get: baseURL, propertyListDecoder: PropertyListDecoder())
+        let resource = Resource<Nested>(url: baseURL, propertyListDecoder: PropertyListDecoder())
         if levels <= 512 {
-            #expect(try resource.parse(body).depth == levels)
+            #expect(try resource.parse(body, nil).depth == levels)
         } else {
-            let error = try #require(throws: DecodingError.self) { try resource.parse(body) }
+            let error = try #require(throws: DecodingError.self) { try resource.parse(body, nil) }
             #expect("\(error)".contains("more than 512 levels deep"))
         }
     }
@@ -94,8 +94,8 @@ import Testing
     func tagsThatDontNestAreNotCounted(name: String, xml: String) throws {
         let body = Data(("<?xml version=\"1.0\"?><plist version=\"1.0\">" + xml + "</plist>").utf8)
         _ = try PropertyListDecoder().decode(Anything.self, from: body)  // a valid property list
-        let resource = Resource<Anything>(get: baseURL, propertyListDecoder: PropertyListDecoder())
-        #expect(throws: Never.self, "\(name)") { try resource.parse(body) }
+        let resource = Resource<Anything>(url: baseURL, propertyListDecoder: PropertyListDecoder())
+        #expect(throws: Never.self, "\(name)") { try resource.parse(body, nil) }
     }
 
     @Test func corruptedBinaryPropertyListsThrowOrDecodeButNeverCrash() async throws {
@@ -103,17 +103,17 @@ import Testing
         // offsets wrong, and every truncation of it.
         let valid = binaryPropertyList(dictionaries: 3)
         let work: () async throws -> String = {
-            let resource = Resource<Nested>(get: baseURL, propertyListDecoder: PropertyListDecoder())
+            let resource = Resource<Nested>(url: baseURL, propertyListDecoder: PropertyListDecoder())
             var (threw, decoded) = (0, 0)
             for index in valid.indices {
                 for value: UInt8 in [0x00, 0x01, 0x0F, 0x13, 0x7F, 0xAF, 0xDF, 0xFF] {
                     var corrupted = valid
                     corrupted[index] = value
-                    if (try? resource.parse(corrupted)) == nil { threw += 1 } else { decoded += 1 }
+                    if (try? resource.parse(corrupted, nil)) == nil { threw += 1 } else { decoded += 1 }
                 }
-                if (try? resource.parse(valid.prefix(index))) == nil { threw += 1 } else { decoded += 1 }
+                if (try? resource.parse(valid.prefix(index), nil)) == nil { threw += 1 } else { decoded += 1 }
             }
-            return "\(try resource.parse(valid).depth) levels; \(threw) threw, \(decoded) decoded"
+            return "\(try resource.parse(valid, nil).depth) levels; \(threw) threw, \(decoded) decoded"
         }
         guard let child = try await ChildProcess.run("corruptions", work) else { return }
         #expect(child.exitedNormally, "the child crashed or failed:\n\(child.output.suffix(2_000))")
@@ -126,9 +126,9 @@ import Testing
 private func load(_ body: Data) async throws -> String {
     let service = Webservice(transport: StubTransport.answering(200, body: body, headers: [:]))
     do {
-        let value = try await service.load(Resource<Nested>(get: baseURL, propertyListDecoder: PropertyListDecoder()))
+        let value = try await service.load(Resource<Nested>(url: baseURL, propertyListDecoder: PropertyListDecoder()))
         return "decoded \(value.depth)"
-    } catch WebserviceError.parsing(let error as DecodingError, _, _, _) {
+    } catch WebserviceError.parsing(let error as DecodingError, _) {
         guard case .dataCorrupted(let context) = error else { return "threw \(error)" }
         return "dataCorrupted: \(context.debugDescription)"
     }

@@ -2,127 +2,213 @@ import Foundation
 import ResourceKit
 import Testing
 
-@Suite struct ResourceDecodableTests {
-    @Test func getDecodesAValidFixture() throws {
-        let episodes = try Episode.all.parse(fixture("episodes.json"))
-        #expect(episodes.map(\.id) == ["1", "2", "3"])
-        #expect(episodes.first == Episode(id: "1", title: "Networking"))
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+private let feedURL = baseURL.appendingPathComponent("feed")
+
+/// The whole of `feed.json` as a model: its siblings of `feed.entry` don't decode.
+private struct FeedDocument: Decodable {
+    struct Meta: Decodable {
+        var generated: Date
+        var tags: [Int]
     }
 
-    @Test func getIsAPlainGETThatAsksForJSON() {
-        #expect(Episode.all.method == .get)
+    struct Feed: Decodable {
+        var title: String
+        var author: String
+        var entry: [Episode]
+    }
+
+    var meta: Meta
+    var feed: Feed
+}
+
+/// JSON `Decodable` resources: `Resource(get:at:)` and `Resource(url:method:at:)`, decoding the whole body or the value
+/// at a coding path.
+@Suite struct ResourceDecodableTests {
+    // MARK: Requests
+
+    @Test(arguments: [[], ["feed", "entry"]] as [CodingPath])
+    func getIsAPlainGETThatAsksForJSONAndKeepsTheCallersHeaders(path: CodingPath) {
+        let entries = Resource<[Episode]>(get: feedURL, at: path, headers: ["Authorization": "Bearer a"])
+        #expect(entries.method == .get)
+        #expect(entries.url == feedURL)
+        #expect(entries.headers == ["Authorization": "Bearer a", "Accept": "application/json"])
         #expect(Episode.all.headers == ["Accept": "application/json"])
         #expect(Episode.all.url.absoluteString == "https://api.example.com/episodes")
     }
 
-    @Test func getKeepsTheCallersHeaders() {
-        let authed = Resource<[Episode]>(get: baseURL, headers: ["Authorization": "Bearer abc"])
-        #expect(authed.headers == ["Authorization": "Bearer abc", "Accept": "application/json"])
+    @Test(
+        arguments: [
+            ([], #"{"id": "1", "title": "Networking"}"#),
+            (["data"], #"{"data": {"id": "1", "title": "Networking"}, "meta": {"version": "x"}}"#),
+        ] as [(CodingPath, String)])
+    func answerToAnyMethodDecodesAtThePath(path: CodingPath, answer: String) throws {
+        let methods: [HTTPMethod<any Encodable & Sendable>] = [
+            .delete, .put(Data("{}".utf8)), .post(Episode(id: "2", title: "Draft")),
+        ]
+        for method in methods {
+            let resource = try Resource<Episode>(url: feedURL, method: method, at: path)
+            #expect(
+                try resource.parse(Data(answer.utf8), nil) == Episode(id: "1", title: "Networking"), "\(method.name)")
+        }
     }
 
-    @Test func getUsesTheGivenDecoder() throws {
-        struct Stamp: Decodable, Equatable { var at: Date }
+    // MARK: Decoding
+
+    @Test(arguments: [([], "episodes.json"), (["feed", "entry"], "feed.json")] as [(CodingPath, String)])
+    func decodesTheModelAtThePath(path: CodingPath, fixtureName: String) throws {
+        let episodes = try Resource<[Episode]>(get: feedURL, at: path).parse(fixture(fixtureName), nil)
+        #expect(episodes.map(\.id) == ["1", "2", "3"])
+        #expect(episodes.first == Episode(id: "1", title: "Networking"))
+        #expect(try Episode.all.parse(fixture("episodes.json"), nil) == episodes)
+    }
+
+    @Test(arguments: [([], "60"), (["meta", "updated"], #"{"meta": {"updated": 60}}"#)] as [(CodingPath, String)])
+    func theDecodersStrategiesApplyToTheValueAtThePath(path: CodingPath, body: String) throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        let stamp = Resource<Stamp>(get: baseURL, decoder: decoder)
-        #expect(try stamp.parse(Data(#"{"at": 60}"#.utf8)) == Stamp(at: Date(timeIntervalSince1970: 60)))
+        let stamp = Resource<Date>(get: feedURL, at: path, decoder: decoder)
+        #expect(try stamp.parse(Data(body.utf8), nil) == Date(timeIntervalSince1970: 60))
     }
 
-    @Test func invalidJSONThrowsDataCorrupted() throws {
-        let error = try #require(throws: DecodingError.self) { try Episode.all.parse(fixture("episodes-invalid.json")) }
-        guard case .dataCorrupted = error else {
-            Issue.record("expected dataCorrupted, got \(error)")
-            return
-        }
+    @Test func siblingsThatWouldFailToDecodeAreNeverDecoded() throws {
+        let body = try fixture("feed.json")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(FeedDocument.self, from: body) }
+        let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entry"])
+        #expect(try entries.parse(body, nil).count == 3)
     }
 
-    @Test func missingKeyThrowsKeyNotFoundWithItsCodingPath() throws {
-        let error = try #require(throws: DecodingError.self) {
-            try Episode.all.parse(fixture("episodes-missing-title.json"))
-        }
-        guard case .keyNotFound(let key, let context) = error else {
-            Issue.record("expected keyNotFound, got \(error)")
-            return
-        }
+    @Test @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func onlyTheValueAtThePathIsDecodedInOnePass() throws {
+        let decoder = CountingJSONDecoder()
+        let body = Data(
+            #"{"drafts": [{"id": "d", "title": "Draft"}], "feed": {"entry": [{"id": "1", "title": "One"}]}}"#.utf8)
+        let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entry"], decoder: decoder)
+        #expect(try entries.parse(body, nil).map(\.id) == ["1"])
+        #expect(decoder.modelInits.count == 1)
+    }
+
+    @Test @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func anIndexDecodesOnlyThatElement() throws {
+        let decoder = CountingJSONDecoder()
+        let third = Resource<Episode>(get: feedURL, at: ["feed", "entry", 2], decoder: decoder)
+        #expect(try third.parse(fixture("feed.json"), nil).title == "Loading View Controllers")
+        #expect(decoder.modelInits.count == 1)
+    }
+
+    @Test func elementsBeforeAnIndexMayBeInvalid() throws {
+        let last = Resource<Episode>(get: feedURL, at: ["feed", "entry", 4])
+        #expect(try last.parse(fixture("feed-partly-invalid.json"), nil) == Episode(id: "5", title: "Swift Talk"))
+    }
+
+    @Test func keysWithDotsAreSingleKeys() throws {
+        let body = Data(#"{"com.example.episode": {"id": "1", "title": "Networking"}}"#.utf8)
+        let episode = Resource<Episode>(get: feedURL, at: ["com.example.episode"])
+        #expect(try episode.parse(body, nil) == Episode(id: "1", title: "Networking"))
+    }
+
+    // MARK: Errors
+
+    @Test(
+        arguments: [
+            ([], "episodes-missing-title.json", ["1"]),
+            (["feed", "entry"], "feed-partly-invalid.json", ["feed", "entry", "1"]),
+        ] as [(CodingPath, String, [String])])
+    func missingKeyInTheModelThrowsKeyNotFoundWithTheFullCodingPath(
+        path: CodingPath, fixtureName: String, codingPath: [String]
+    ) throws {
+        let entries = Resource<[Episode]>(get: feedURL, at: path)
+        let error = try #require(throws: DecodingError.self) { try entries.parse(fixture(fixtureName), nil) }
+        let (key, context) = try requireCase(\.keyNotFound, of: error)
         #expect(key.stringValue == "title")
-        #expect(context.codingPath.map { $0.intValue } == [1])
+        #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == codingPath)
+    }
+
+    @Test(
+        arguments: [
+            (["feed", "entries"], "entries", ["feed"], #"No key "entries" in the object at .feed."#),
+            (["data", "entry"], "data", [], #"No key "data" in the object at the top level."#),
+        ] as [(CodingPath, String, [String], String)])
+    func missingKeyOnThePathThrowsKeyNotFoundWhereTheWalkStopped(
+        path: CodingPath, missing: String, stoppedAt: [String], description: String
+    ) throws {
+        let entries = Resource<[Episode]>(get: feedURL, at: path)
+        let error = try #require(throws: DecodingError.self) { try entries.parse(fixture("feed.json"), nil) }
+        let (key, context) = try requireCase(\.keyNotFound, of: error)
+        #expect(key.stringValue == missing)
+        #expect(context.codingPath.map(\.stringValue) == stoppedAt)
+        #expect(context.debugDescription == description)
+    }
+
+    @Test func missingKeyOnThePathIsNamedInTheWebserviceErrorDescription() throws {
+        let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entries"])
+        let error = try #require(throws: WebserviceError.self) {
+            try entries.value(from: fixture("feed.json"), response: httpResponse(200))
+        }
+        #expect(error.underlyingError is DecodingError)
+        #expect(String(describing: error).contains(#"missing key "entries" at .feed"#))
+    }
+
+    @Test(arguments: [3, 99, -1])
+    func indexOutsideTheArrayThrowsKeyNotFound(index: Int) throws {
+        let element = Resource<Episode>(get: feedURL, at: ["feed", "entry", .index(index)])
+        let error = try #require(throws: DecodingError.self) { try element.parse(fixture("feed.json"), nil) }
+        let (key, context) = try requireCase(\.keyNotFound, of: error)
+        #expect(key.intValue == index)
+        #expect(context.codingPath.map(\.stringValue) == ["feed", "entry"])
+        #expect(context.debugDescription.hasSuffix("of the array at .feed.entry, which has 3 elements."))
     }
 
     @Test func wrongShapeThrowsTypeMismatch() throws {
-        let error = try #require(throws: DecodingError.self) { try Episode.all.parse(fixture("episode.json")) }
-        guard case .typeMismatch = error else {
-            Issue.record("expected typeMismatch, got \(error)")
-            return
-        }
+        let error = try #require(throws: DecodingError.self) { try Episode.all.parse(fixture("episode.json"), nil) }
+        #expect(try requireCase(\.typeMismatch, of: error).context.codingPath.isEmpty)
     }
 
-    @Test func emptyBodyThrowsADecodingError() {
-        #expect(throws: DecodingError.self) { try Episode.all.parse(fixture("empty.json")) }
+    @Test(arguments: [["feed", "entry", "first"], ["feed", 0], ["meta", "generated", "value"]] as [CodingPath])
+    func aPathThroughTheWrongKindOfValueThrowsTypeMismatch(path: CodingPath) throws {
+        let resource = Resource<Episode>(get: feedURL, at: path)
+        let error = try #require(throws: DecodingError.self) { try resource.parse(fixture("feed.json"), nil) }
+        #expect(try requireCase(\.typeMismatch, of: error).context.codingPath.count == path.components.count - 1)
     }
 
-    @Test(arguments: [
-        HTTPMethod<Episode>.post(Episode(id: "4", title: "New")),
-        .put(Episode(id: "4", title: "Replaced")),
-        .patch(Episode(id: "4", title: "Patched")),
-    ])
-    func encodableBodyIsSentAsJSON(method: HTTPMethod<Episode>) throws {
-        let resource = try Resource<Episode>(url: baseURL, method: method)
-        #expect(resource.method.name == method.name)
-        let body = try #require(resource.method.body)
-        #expect(try JSONDecoder().decode(Episode.self, from: body) == method.body)
-        #expect(resource.headers == ["Content-Type": "application/json", "Accept": "application/json"])
-        #expect(try resource.parse(fixture("episode.json")) == Episode(id: "1", title: "Networking"))
+    @Test func keysMatchAfterTheKeyDecodingStrategyAndANearMissIsPointedOut() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let body = Data(#"{"feed_entry": [{"id": "1", "title": "Networking"}]}"#.utf8)
+        let converted = Resource<[Episode]>(get: feedURL, at: ["feedEntry"], decoder: decoder)
+        #expect(try converted.parse(body, nil).count == 1)
+        let asWritten = Resource<[Episode]>(get: feedURL, at: ["feed_entry"], decoder: decoder)
+        let error = try #require(throws: DecodingError.self) { try asWritten.parse(body, nil) }
+        #expect(try requireCase(\.keyNotFound, of: error).context.debugDescription.contains(#"It has "feedEntry""#))
     }
 
-    @Test func encodableBodyUsesTheGivenEncoder() throws {
-        struct Draft: Encodable { var publishedAt: Date }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        let resource = try Resource<Episode>(
-            url: baseURL,
-            method: .post(Draft(publishedAt: Date(timeIntervalSince1970: 0))),
-            encoder: encoder
-        )
-        let body = try #require(resource.method.body)
-        #expect(String(decoding: body, as: UTF8.self) == #"{"publishedAt":"1970-01-01T00:00:00Z"}"#)
+    /// Each decoding format, made into a resource whose parse result is left out, and a body it rejects as invalid.
+    static let decodingFormats: [(format: String, resource: Resource<Void>, invalid: String)] = [
+        ("Decodable", Episode.all.map { _ in }, "episodes-invalid.json"),
+        (
+            "Decodable at a path", Resource<[Episode]>(get: feedURL, at: ["feed", "entry"]).map { _ in },
+            "episodes-invalid.json"
+        ),
+        ("LenientArray", Resource<LenientArray<Episode>>(get: feedURL).map { _ in }, "episodes-invalid.json"),
+        ("Payload", Resource<Payload<Episode>>(get: feedURL).map { _ in }, "episodes-invalid.json"),
+        (
+            "property list",
+            Resource<[String: Int]>(url: feedURL, propertyListDecoder: PropertyListDecoder()).map { _ in },
+            "settings-invalid.plist"
+        ),
+    ]
+
+    @Test(arguments: decodingFormats)
+    func invalidBodyThrowsDataCorrupted(format: String, resource: Resource<Void>, invalid: String) throws {
+        let error = try #require(throws: DecodingError.self, "\(format)") { try resource.parse(fixture(invalid), nil) }
+        _ = try requireCase(\.dataCorrupted, of: error)
     }
 
-    @Test func encodingFailureThrowsEncodingErrorInsteadOfCrashing() throws {
-        struct Reading: Encodable { var value: Double }
-        let error = try #require(throws: WebserviceError.self) {
-            try Resource<Episode>(url: baseURL, method: .post(Reading(value: .nan)))
-        }
-        guard case .encoding(let underlying) = error else {
-            Issue.record("expected encoding, got \(error)")
-            return
-        }
-        #expect(underlying is EncodingError)
-        #expect(error.statusCode == nil)
-        #expect(error.body == nil)
-    }
-
-    @Test func encodableBodyKeepsACallersContentType() throws {
-        let resource = try Resource<Episode>(
-            url: baseURL,
-            method: .post(Episode(id: "1", title: "t")),
-            headers: ["content-type": "application/merge-patch+json"]
-        )
-        #expect(resource.headers == ["content-type": "application/merge-patch+json", "Accept": "application/json"])
-    }
-
-    @Test func dataBodyIsSentUnchangedNotReEncoded() throws {
-        let bytes = try fixture("episode.json")
-        let put = Resource<Episode>(url: baseURL, method: .put(bytes))
-        #expect(put.method == .put(bytes))
-        #expect(put.headers == ["Content-Type": "application/json", "Accept": "application/json"])
-        let copied = Resource<Episode>(url: baseURL, method: put.method)
-        #expect(copied.method.body == bytes)
-    }
-
-    @Test func bodilessMethodsDecodeTheResponse() throws {
-        let delete = Resource<Episode>(url: baseURL.appendingPathComponent("episodes/1"), method: .delete)
-        #expect(delete.method == .delete)
-        #expect(delete.headers == ["Accept": "application/json"])
-        #expect(try delete.parse(fixture("episode.json")) == Episode(id: "1", title: "Networking"))
+    @Test(arguments: decodingFormats)
+    func emptyBodyThrowsADecodingError(format: String, resource: Resource<Void>, invalid: String) {
+        #expect(throws: DecodingError.self, "\(format)") { try resource.parse(fixture("empty.json"), nil) }
     }
 }

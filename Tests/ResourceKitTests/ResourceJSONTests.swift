@@ -34,7 +34,7 @@ private let cities = Resource<[City]>(
     @Test func validJSONParsesIntoTheModel() throws {
         let body = Data(#"[{"name": "Berlin", "population": 3645000}, {"name": "Oslo", "population": 709000}]"#.utf8)
         #expect(
-            try cities.parse(body) == [
+            try cities.parse(body, nil) == [
                 City(name: "Berlin", population: 3_645_000), City(name: "Oslo", population: 709_000),
             ])
     }
@@ -46,32 +46,28 @@ private let cities = Resource<[City]>(
                 (json as? [[String: Any]])?.compactMap { $0["title"] as? String }
             })
         #expect(
-            try titles.parse(fixture("episodes.json")) == [
+            try titles.parse(fixture("episodes.json"), nil) == [
                 "Networking", "Networking: POST Requests", "Loading View Controllers",
             ])
     }
 
     @Test func topLevelFragmentsAreAccepted() throws {
         let number = Resource<Int>(url: baseURL, parseJSON: { $0 as? Int })
-        #expect(try number.parse(Data("42".utf8)) == 42)
+        #expect(try number.parse(Data("42".utf8), nil) == 42)
     }
 
     @Test func invalidJSONThrowsInvalidJSON() throws {
-        let error = try #require(throws: JSONResourceError.self) { try cities.parse(fixture("episodes-invalid.json")) }
-        guard case .invalidJSON = error else {
-            Issue.record("expected invalidJSON, got \(error)")
-            return
+        let error = try #require(throws: JSONResourceError.self) {
+            try cities.parse(fixture("episodes-invalid.json"), nil)
         }
+        _ = try requireCase(\.invalidJSON, of: error)
         #expect(error.description.hasPrefix("The body is not valid JSON: "))
         #expect(!error.description.contains("NSCocoaErrorDomain"), "the description is readable: \(error)")
     }
 
     @Test func emptyBodyThrowsInvalidJSON() throws {
-        let error = try #require(throws: JSONResourceError.self) { try cities.parse(fixture("empty.json")) }
-        guard case .invalidJSON = error else {
-            Issue.record("expected invalidJSON, got \(error)")
-            return
-        }
+        let error = try #require(throws: JSONResourceError.self) { try cities.parse(fixture("empty.json"), nil) }
+        _ = try requireCase(\.invalidJSON, of: error)
     }
 
     @Test(arguments: [
@@ -83,11 +79,8 @@ private let cities = Resource<[City]>(
         ("true", "number or boolean"),
     ])
     func wrongShapeThrowsUnexpectedShapeNamingWhatArrived(json: String, found: String) throws {
-        let error = try #require(throws: JSONResourceError.self) { try cities.parse(Data(json.utf8)) }
-        guard case .unexpectedShape(let expected, let actual) = error else {
-            Issue.record("expected unexpectedShape, got \(error)")
-            return
-        }
+        let error = try #require(throws: JSONResourceError.self) { try cities.parse(Data(json.utf8), nil) }
+        let (expected, actual) = try requireCase(\.unexpectedShape, of: error)
         #expect(expected.contains("City"))
         #expect(actual == found)
         #expect(error.description.contains(found))
@@ -96,7 +89,7 @@ private let cities = Resource<[City]>(
     @Test func errorsFromTheClosurePassThrough() {
         struct Rejected: Error {}
         let rejecting = Resource<Int>(url: baseURL, parseJSON: { _ in throw Rejected() })
-        #expect(throws: Rejected.self) { try rejecting.parse(Data("1".utf8)) }
+        #expect(throws: Rejected.self) { try rejecting.parse(Data("1".utf8), nil) }
     }
 
     @Test func requestsJSONAndLabelsABody() {

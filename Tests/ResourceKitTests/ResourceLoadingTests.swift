@@ -12,9 +12,9 @@ private struct FixtureLoader: ResourceLoading {
     var log = RequestLog()
 
     func load<A>(_ resource: Resource<A>) async throws -> A {
-        await log.record(URLRequest(resource: resource))
+        await log.record(URLRequest(resource: resource), bodyLimit: resource.maxBodySize)
         guard let body = fixtures[resource.url] else { throw URLError(.fileDoesNotExist) }
-        return try resource.parse(body)
+        return try resource.parse(body, nil)
     }
 }
 

@@ -6,8 +6,9 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// `Resource<String>(url:textEncoding:)`: text decoded with the response's charset, or the text encoding without one.
 @Suite struct ResourceTextTests {
-    private let text = Resource<String>(url: baseURL.appendingPathComponent("notes.txt"))
+    private let text = Resource<String>(url: baseURL.appendingPathComponent("notes.txt"), textEncoding: .utf8)
 
     /// The text of `body` as the response to `resource`, served with `contentType`.
     private func value(_ body: Data, contentType: String, of resource: Resource<String>? = nil) throws -> String {
@@ -17,16 +18,14 @@ import Testing
     /// The `TextResourceError` that `body` served with `contentType` makes the parse throw.
     private func parseError(_ body: Data, contentType: String) throws -> TextResourceError? {
         let error = try #require(throws: WebserviceError.self) { try value(body, contentType: contentType) }
-        guard case .parsing(let underlying as TextResourceError, 200, _, body) = error else {
-            Issue.record("expected parsing(TextResourceError), got \(error)")
-            return nil
-        }
-        return underlying
+        let (underlying, response) = try requireCase(\.parsing, of: error)
+        #expect(response.body == body)
+        return try #require(underlying as? TextResourceError)
     }
 
-    @Test func parseWithoutAResponseReadsUTF8() throws {
-        #expect(try text.parse(fixture("text-utf8.txt")) == "Grüße, 世界 👋\n")
-        #expect(try text.parse(fixture("empty.json")) == "")
+    @Test func parseWithoutAResponseReadsTheTextEncoding() throws {
+        #expect(try text.parse(fixture("text-utf8.txt"), nil) == "Grüße, 世界 👋\n")
+        #expect(try text.parse(fixture("empty.json"), nil) == "")
     }
 
     @Test func responseWithoutACharsetIsReadAsUTF8() throws {
@@ -59,15 +58,15 @@ import Testing
         #expect(try value(body, contentType: "text/plain; charset=\(charset)") == expected)
     }
 
-    @Test func charsetWinsOverTheDefaultEncoding() throws {
-        let latin1 = Resource<String>(url: baseURL, defaultEncoding: .isoLatin1)
+    @Test func charsetWinsOverTheTextEncoding() throws {
+        let latin1 = Resource<String>(url: baseURL, textEncoding: .isoLatin1)
         let body = try fixture("text-utf8.txt")
         #expect(try value(body, contentType: "text/plain; charset=utf-8", of: latin1) == "Grüße, 世界 👋\n")
     }
 
-    @Test func defaultEncodingReadsABodyWithoutACharset() throws {
-        let latin1 = Resource<String>(url: baseURL, defaultEncoding: .isoLatin1)
-        #expect(try latin1.parse(fixture("text-latin1.txt")) == "Grüße aus Köln\n")
+    @Test func textEncodingReadsABodyWithoutACharset() throws {
+        let latin1 = Resource<String>(url: baseURL, textEncoding: .isoLatin1)
+        #expect(try latin1.parse(fixture("text-latin1.txt"), nil) == "Grüße aus Köln\n")
         #expect(try value(fixture("text-latin1.txt"), contentType: "text/plain", of: latin1) == "Grüße aus Köln\n")
     }
 
@@ -97,7 +96,7 @@ import Testing
 
     @Test func invalidUTF8FixtureThrowsInsteadOfReplacingBytes() throws {
         #expect(throws: TextResourceError.invalidBytes(encoding: .utf8)) {
-            try text.parse(fixture("text-utf8-invalid.txt"))
+            try text.parse(fixture("text-utf8-invalid.txt"), nil)
         }
     }
 
@@ -120,23 +119,23 @@ import Testing
     }
 
     @Test func byteOrderMarksPickTheByteOrderAndAreDropped() throws {
-        let utf16 = Resource<String>(url: baseURL, defaultEncoding: .utf16)
-        #expect(try utf16.parse(Data([0xFE, 0xFF, 0x00, 0x41])) == "A")
-        #expect(try utf16.parse(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
-        #expect(try utf16.parse(Data([0x00, 0x41])) == "A", "UTF-16 without a byte order mark is big-endian")
-        #expect(try text.parse(Data([0xEF, 0xBB, 0xBF, 0x41])) == "A")
-        let little = Resource<String>(url: baseURL, defaultEncoding: .utf16LittleEndian)
-        #expect(try little.parse(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
-        #expect(try little.parse(Data([0x41, 0x00])) == "A")
-        let big = Resource<String>(url: baseURL, defaultEncoding: .utf16BigEndian)
-        #expect(try big.parse(Data([0xFE, 0xFF, 0x00, 0x41])) == "A")
+        let utf16 = Resource<String>(url: baseURL, textEncoding: .utf16)
+        #expect(try utf16.parse(Data([0xFE, 0xFF, 0x00, 0x41]), nil) == "A")
+        #expect(try utf16.parse(Data([0xFF, 0xFE, 0x41, 0x00]), nil) == "A")
+        #expect(try utf16.parse(Data([0x00, 0x41]), nil) == "A", "UTF-16 without a byte order mark is big-endian")
+        #expect(try text.parse(Data([0xEF, 0xBB, 0xBF, 0x41]), nil) == "A")
+        let little = Resource<String>(url: baseURL, textEncoding: .utf16LittleEndian)
+        #expect(try little.parse(Data([0xFF, 0xFE, 0x41, 0x00]), nil) == "A")
+        #expect(try little.parse(Data([0x41, 0x00]), nil) == "A")
+        let big = Resource<String>(url: baseURL, textEncoding: .utf16BigEndian)
+        #expect(try big.parse(Data([0xFE, 0xFF, 0x00, 0x41]), nil) == "A")
     }
 
-    @Test func utf32DefaultEncodingRejectsATruncatedBody() throws {
-        let utf32 = Resource<String>(url: baseURL, defaultEncoding: .utf32BigEndian)
-        #expect(try utf32.parse(Data([0x00, 0x00, 0x00, 0x41])) == "A")
+    @Test func utf32TextEncodingRejectsATruncatedBody() throws {
+        let utf32 = Resource<String>(url: baseURL, textEncoding: .utf32BigEndian)
+        #expect(try utf32.parse(Data([0x00, 0x00, 0x00, 0x41]), nil) == "A")
         #expect(throws: TextResourceError.invalidBytes(encoding: .utf32BigEndian)) {
-            try utf32.parse(Data([0x00, 0x00, 0x00, 0x41, 0x00]))
+            try utf32.parse(Data([0x00, 0x00, 0x00, 0x41, 0x00]), nil)
         }
     }
 
@@ -148,11 +147,12 @@ import Testing
     @Test func addsNoHeadersAndPicksTheTextInitializerForAnyMethod() throws {
         #expect(text.headers.isEmpty)
         #expect(text.method == .get)
-        let post = Resource<String>(url: baseURL, method: .post(Data("q=1".utf8)), headers: ["X-Trace": "1"])
+        let post = Resource<String>(
+            url: baseURL, method: .post(Data("q=1".utf8)), headers: ["X-Trace": "1"], textEncoding: .utf8)
         #expect(post.method == .post(Data("q=1".utf8)))
         #expect(post.headers == ["X-Trace": "1"])
-        // `String` is Decodable too; naming the method must not pick the JSON-decoding initializer.
-        #expect(try post.parse(Data("plain, not JSON".utf8)) == "plain, not JSON")
+        // `String` is Decodable too; the text initializer reads text, never a JSON string.
+        #expect(try post.parse(Data("plain, not JSON".utf8), nil) == "plain, not JSON")
     }
 
     @Test func loadDecodesWithTheResponsesCharset() async throws {

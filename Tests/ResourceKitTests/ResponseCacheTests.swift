@@ -66,13 +66,11 @@ import Testing
         // Another resource for the same request: its parse runs on the stored response, and fails.
         let rejecting = numbered().map { _ -> String in throw CocoaError(.coderReadCorrupt) }
         let error = try await #require(throws: WebserviceError.self) { try await load(rejecting, with: service) }
-        guard case .parsing(_, statusCode: 203, let headers, let body) = error else {
-            Issue.record("expected parsing with status 203, got \(error)")
-            return
-        }
-        #expect(body == Data("1".utf8))
-        #expect(error.value(forHTTPHeaderField: "Content-Type") == "text/plain")
-        #expect(headers.count == 2)
+        let response = try requireCase(\.parsing, of: error).response
+        #expect(response.statusCode == 203)
+        #expect(response.body == Data("1".utf8))
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+        #expect(response.headers.count == 2)
         #expect(await server.count == 1)
     }
 
@@ -103,9 +101,8 @@ import Testing
         let held = Task { try await service.load(numbered("held")) }
         try await eventually("the other load holds the only place") { await gate.started == ["held"] }
         let fromCache = Task { try await service.load(numbered("feed")) }
-        let finished = LoadOutcome()
-        Task { await finished.record(await fromCache.result) }
-        try await eventually("the cached load finished while the place was taken") { await finished.value != nil }
+        let finished = Finished.watching(fromCache)
+        try await eventually("the cached load finished while the place was taken") { await finished.result != nil }
         await gate.open("held")
         #expect(try await fromCache.value == "cached")
         _ = try await held.value
@@ -253,8 +250,11 @@ import Testing
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpAdditionalHeaders = headers
             switch self {
-            case .configuration: return Webservice(configuration: configuration, cache: cache)
-            case .session: return Webservice(session: URLSession(configuration: configuration), cache: cache)
+            case .configuration:
+                return Webservice(transport: URLSessionTransport(configuration: configuration), cache: cache)
+            case .session:
+                return Webservice(
+                    transport: URLSessionTransport(session: URLSession(configuration: configuration)), cache: cache)
             }
         }
     }
@@ -386,14 +386,5 @@ private actor CountingServer {
     func answer(_ request: URLRequest) -> Int {
         count += 1
         return count
-    }
-}
-
-/// How a load ended, once it has.
-private actor LoadOutcome {
-    private(set) var value: Result<String, any Error>?
-
-    func record(_ result: Result<String, any Error>) {
-        value = result
     }
 }

@@ -6,6 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// `value(from:response:)`, what `load` does once the bytes arrive: the status is checked, then the body parsed.
 @Suite struct ResponseValidationTests {
     @Test(arguments: [200, 201, 203, 299])
     func successStatusParsesTheBody(statusCode: Int) throws {
@@ -19,11 +20,10 @@ import Testing
         let error = try #require(throws: WebserviceError.self) {
             try Episode.all.value(from: body, response: httpResponse(statusCode, headers: ["Retry-After": "5"]))
         }
-        guard case .unacceptableStatus(statusCode, let headers, body) = error else {
-            Issue.record("expected unacceptableStatus(\(statusCode)), got \(error)")
-            return
-        }
-        #expect(headers["Retry-After"] == "5")
+        let response = try requireCase(\.unacceptableStatus, of: error)
+        #expect(response.statusCode == statusCode)
+        #expect(response.body == body)
+        #expect(response.headers["Retry-After"] == "5")
         #expect(error.statusCode == statusCode)
         #expect(error.body == body)
     }
@@ -35,7 +35,7 @@ import Testing
         }
         #expect(error.statusCode == 404)
         #expect(error.body == body)
-        #expect(error.headers?["Content-Type"] == "application/json")
+        #expect(error.response?.headers["Content-Type"] == "application/json")
         #expect(error.underlyingError == nil)
     }
 
@@ -45,10 +45,7 @@ import Testing
         let error = try #require(throws: WebserviceError.self) {
             try resource.value(from: Data(), response: httpResponse(500))
         }
-        guard case .unacceptableStatus(500, _, _) = error else {
-            Issue.record("expected unacceptableStatus(500), got \(error)")
-            return
-        }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 500)
     }
 
     @Test func parseFailureKeepsTheDecodingErrorAndTheResponse() throws {
@@ -56,18 +53,13 @@ import Testing
         let error = try #require(throws: WebserviceError.self) {
             try Episode.all.value(from: body, response: httpResponse(200))
         }
-        guard case .parsing(let underlying, 200, let headers, body) = error else {
-            Issue.record("expected parsing, got \(error)")
-            return
-        }
-        let decodingError = try #require(underlying as? DecodingError)
-        guard case .keyNotFound(let key, let context) = decodingError else {
-            Issue.record("expected keyNotFound, got \(decodingError)")
-            return
-        }
+        let (underlying, response) = try requireCase(\.parsing, of: error)
+        let (key, context) = try requireCase(\.keyNotFound, of: underlying as? DecodingError)
         #expect(key.stringValue == "title")
         #expect(context.codingPath.map(\.intValue) == [1])
-        #expect(headers["Content-Type"] == "application/json")
+        #expect(response.statusCode == 200)
+        #expect(response.body == body)
+        #expect(response.headers["Content-Type"] == "application/json")
         #expect(error.statusCode == 200)
         #expect(error.body == body)
     }
@@ -76,11 +68,10 @@ import Testing
         let error = try #require(throws: WebserviceError.self) {
             try Episode.all.value(from: fixture("empty.json"), response: httpResponse(200))
         }
-        guard case .parsing(_ as DecodingError, 200, _, let body) = error else {
-            Issue.record("expected parsing with a DecodingError, got \(error)")
-            return
-        }
-        #expect(body.isEmpty)
+        let (underlying, response) = try requireCase(\.parsing, of: error)
+        #expect(underlying is DecodingError)
+        #expect(response.statusCode == 200)
+        #expect(response.body.isEmpty)
     }
 
     @Test func nonHTTPResponseIsRejectedWithItsBody() throws {
@@ -88,15 +79,13 @@ import Testing
         let response = URLResponse(
             url: baseURL, mimeType: "text/plain", expectedContentLength: 5, textEncodingName: nil)
         let error = try #require(throws: WebserviceError.self) { try Episode.all.value(from: body, response: response) }
-        guard case .nonHTTPResponse(body) = error else {
-            Issue.record("expected nonHTTPResponse, got \(error)")
-            return
-        }
+        #expect(try requireCase(\.nonHTTPResponse, of: error) == body)
         #expect(error.body == body)
         #expect(error.statusCode == nil)
     }
 }
 
+/// A resource's `acceptableStatusCodes`, wider or narrower than every 2xx status.
 @Suite struct AcceptableStatusCodesTests {
     @Test(arguments: [200, 204, 302, 304, 399])
     func widerRangeAcceptsRedirectionStatuses(statusCode: Int) throws {

@@ -72,12 +72,10 @@ import Testing
                 NSURLErrorFailingURLErrorKey: url,
             ])
         let webservice = Webservice(transport: StubTransport { _ in throw linux })
-        let error = await #expect(throws: WebserviceError.self) { try await webservice.load(Resource<Data>(url: url)) }
-        guard case .transport(let underlying)? = error else {
-            Issue.record("expected a transport error, got \(String(describing: error))")
-            return
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: url))
         }
-        let reported = try #require(underlying as? URLError)
+        let reported = try #require(try requireCase(\.transport, of: error) as? URLError)
         #expect(reported.code == .serverCertificateUntrusted)
         #expect(reported.failingURL == url)
     }

@@ -26,22 +26,6 @@ import Testing
         #expect(request.allHTTPHeaderFields?.count == 1)
     }
 
-    @Test(arguments: [
-        HTTPMethod<Episode>.post(Episode(id: "9", title: "Nine")),
-        .put(Episode(id: "9", title: "Nine")),
-        .patch(Episode(id: "9", title: "Nine")),
-    ])
-    func encodableResourceSendsJSONWithContentType(method: HTTPMethod<Episode>) throws {
-        let resource = try Resource<Episode>(url: baseURL, method: method, headers: ["Authorization": "Bearer t"])
-        let request = URLRequest(resource: resource)
-        #expect(request.httpMethod == method.name)
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
-        let body = try #require(request.httpBody)
-        #expect(try JSONDecoder().decode(Episode.self, from: body) == Episode(id: "9", title: "Nine"))
-    }
-
     @Test func getRequestHasNoBodyAndAsksForJSON() {
         let request = URLRequest(resource: Episode.all)
         #expect(request.httpMethod == "GET")

@@ -14,11 +14,13 @@ import Testing
 
     private static let errorsWithHeaders: [WebserviceError] = [
         .unacceptableStatus(
-            statusCode: 401,
-            headers: credentials.merging(["Content-Type": "application/json"]) { $1 },
-            body: Data(#"{"error":"expired"}"#.utf8)
-        ),
-        .parsing(URLError(.cannotParseResponse), statusCode: 200, headers: credentials, body: Data("{".utf8)),
+            .init(
+                statusCode: 401,
+                headers: credentials.merging(["Content-Type": "application/json"]) { $1 },
+                body: Data(#"{"error":"expired"}"#.utf8)
+            )),
+        .parsing(URLError(.cannotParseResponse), .init(statusCode: 200, headers: credentials, body: Data("{".utf8))),
+        .apiError(URLError(.userAuthenticationRequired), .init(statusCode: 401, headers: credentials)),
     ]
 
     @Test(arguments: errorsWithHeaders)
@@ -31,38 +33,30 @@ import Testing
             }
         }
         #expect(dumped.contains("REDACTED"))
-        #expect(error.headers?["Authorization"] == "Bearer s3cr3t-token", "the value itself stays available")
-    }
-
-    @Test func dumpKeepsHarmlessHeaders() {
-        var dumped = ""
-        dump(
-            WebserviceError.unacceptableStatus(statusCode: 500, headers: ["Retry-After": "30"], body: Data()),
-            to: &dumped)
-        #expect(dumped.contains("Retry-After"))
-        #expect(dumped.contains("30"))
+        #expect(error.response?.headers["Authorization"] == "Bearer s3cr3t-token", "the value itself stays available")
+        #expect(error.response?.value(forHTTPHeaderField: "authorization") == "Bearer s3cr3t-token")
     }
 
     @Test func unacceptableStatusDescriptionShowsStatusTypeAndBodyStart() {
         let error = WebserviceError.unacceptableStatus(
-            statusCode: 404,
-            headers: ["content-type": "application/json"],
-            body: Data(#"{"error":"not_found"}"#.utf8)
-        )
+            .init(
+                statusCode: 404,
+                headers: ["content-type": "application/json"],
+                body: Data(#"{"error":"not_found"}"#.utf8)
+            ))
         #expect(
             error.description
                 == #"The server answered HTTP 404 with 21 bytes of application/json: {"error":"not_found"}"#)
     }
 
     @Test func longBodiesAreCutInTheDescription() {
-        let error = WebserviceError.unacceptableStatus(
-            statusCode: 500, headers: [:], body: Data(repeating: 65, count: 1000))
+        let error = WebserviceError.unacceptableStatus(.init(statusCode: 500, body: Data(repeating: 65, count: 1000)))
         #expect(error.description.hasSuffix(String(repeating: "A", count: 200) + "…"))
         #expect(error.description.contains("1000 bytes"))
     }
 
     @Test func binaryBodiesAreNotPrinted() {
-        let error = WebserviceError.unacceptableStatus(statusCode: 502, headers: [:], body: Data([0xFF, 0xFE, 0x00]))
+        let error = WebserviceError.unacceptableStatus(.init(statusCode: 502, body: Data([0xFF, 0xFE, 0x00])))
         #expect(error.description == "The server answered HTTP 502 with 3 bytes.")
     }
 
@@ -101,23 +95,49 @@ import Testing
     }
 
     @Test func headerFieldsAreLookedUpCaseInsensitively() {
-        let error = WebserviceError.unacceptableStatus(statusCode: 429, headers: ["Retry-After": "30"], body: Data())
-        #expect(error.value(forHTTPHeaderField: "retry-after") == "30")
-        #expect(error.value(forHTTPHeaderField: "RETRY-AFTER") == "30")
-        #expect(error.value(forHTTPHeaderField: "Date") == nil)
-        #expect(WebserviceError.encoding(URLError(.unknown)).value(forHTTPHeaderField: "Retry-After") == nil)
+        let error = WebserviceError.unacceptableStatus(.init(statusCode: 429, headers: ["Retry-After": "30"]))
+        #expect(error.response?.value(forHTTPHeaderField: "retry-after") == "30")
+        #expect(error.response?.value(forHTTPHeaderField: "RETRY-AFTER") == "30")
+        #expect(error.response?.value(forHTTPHeaderField: "Date") == nil)
+        #expect(WebserviceError.encoding(URLError(.unknown)).response == nil)
+    }
+
+    @Test func everyCaseWithAResponseSharesItsStatusAndBody() {
+        let response = WebserviceError.Response(statusCode: 418, headers: ["Retry-After": "1"], body: Data("x".utf8))
+        let errors: [WebserviceError] = [
+            .unacceptableStatus(response), .apiError(URLError(.unknown), response),
+            .parsing(URLError(.unknown), response),
+        ]
+        for error in errors {
+            #expect(error.statusCode == 418)
+            #expect(error.body == Data("x".utf8))
+            #expect(error.response?.headers == ["Retry-After": "1"])
+        }
+        #expect(WebserviceError.unacceptableStatus(response).underlyingError == nil)
+        #expect(WebserviceError.nonHTTPResponse(body: Data("y".utf8)).body == Data("y".utf8))
     }
 
     @Test func previewCutsAtACharacterBoundary() {
         let body = Data((String(repeating: "a", count: 199) + "é and more").utf8)  // "é" is bytes 200 and 201
-        let description = WebserviceError.unacceptableStatus(statusCode: 500, headers: [:], body: body).description
+        let description = WebserviceError.unacceptableStatus(.init(statusCode: 500, body: body)).description
         #expect(description.hasSuffix(": " + String(repeating: "a", count: 199) + "…"))
     }
 
     @Test func previewStaysOnOneLine() {
         let body = Data("<html>\n<body>\r\n\tBad gateway</body>\n</html>\n".utf8)
-        let description = WebserviceError.unacceptableStatus(statusCode: 502, headers: [:], body: body).description
+        let description = WebserviceError.unacceptableStatus(.init(statusCode: 502, body: body)).description
         #expect(!description.contains { $0.isNewline || $0 == "\t" })
         #expect(description.contains("Bad gateway"))
+    }
+
+    @Test func requireCaseFailsTheTestForAnotherCase() throws {
+        // The tests' helper for error cases can fail: another case is an issue and a thrown error, not a pass.
+        #expect(try requireCase(\.bodyTooLarge, of: WebserviceError.bodyTooLarge(limit: 3)) == 3)
+        withKnownIssue {
+            _ = try requireCase(\.bodyTooLarge, of: WebserviceError.encoding(URLError(.unknown)))
+        }
+        withKnownIssue {
+            _ = try requireCase(\.keyNotFound, of: nil as DecodingError?)
+        }
     }
 }

@@ -6,16 +6,14 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// `Webservice.load`: sending the resource's request through the transport, what it reports when that fails,
+/// cancellation and timeouts.
 @Suite struct WebserviceTests {
-    @Test func sessionInitializerUsesTheSessionAsItIs() {
-        let session = URLSession(configuration: .ephemeral)
-        #expect(Webservice(session: session).transport as? URLSession === session)
-    }
-
-    @Test func defaultTransportsAreResourceKitsRedirectSafeSessions() {
+    @Test func defaultAndSessionWebServicesSendWithAURLSessionTransport() {
         // The redirect rule itself is proven against a real server in the integration suite.
-        #expect(!(Webservice().transport is URLSession))
-        #expect(!(Webservice(configuration: .ephemeral).transport is URLSession))
+        #expect(Webservice().transport is URLSessionTransport)
+        #expect(Webservice(session: URLSession(configuration: .ephemeral)).transport is URLSessionTransport)
+        #expect(Webservice(maxConcurrentLoads: 2).transport is URLSessionTransport)
     }
 
     @Test func loadsAndParsesThroughTheTransport() async throws {
@@ -25,12 +23,9 @@ import Testing
     }
 
     @Test func sendsTheRequestBuiltFromTheResource() async throws {
-        let log = RequestLog()
-        let service = Webservice(
-            transport: StubTransport { request in
-                await log.record(request)
-                return (try fixture("episode.json"), try httpResponse(201, url: try #require(request.url)))
-            })
+        let transport = StubTransport.answering(201, body: try fixture("episode.json"))
+        let log = transport.log
+        let service = Webservice(transport: transport)
         let created = try await service.load(Episode.create(Episode(id: "1", title: "Networking")))
         #expect(created == Episode(id: "1", title: "Networking"))
         let request = try #require(await log.requests.first)
@@ -45,12 +40,8 @@ import Testing
     @Test func transportFailureKeepsTheURLError() async throws {
         let service = Webservice(transport: StubTransport { _ in throw URLError(.notConnectedToInternet) })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
-        guard case .transport(let underlying as URLError) = error else {
-            Issue.record("expected transport(URLError), got \(error)")
-            return
-        }
+        let underlying = try #require(try requireCase(\.transport, of: error) as? URLError)
         #expect(underlying.code == .notConnectedToInternet)
-        #expect(error.urlError?.code == .notConnectedToInternet)
         #expect(error.statusCode == nil)
         #expect(error.body == nil)
     }
@@ -59,8 +50,8 @@ import Testing
         struct Unplugged: Error {}
         let service = Webservice(transport: StubTransport { _ in throw Unplugged() })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
+        #expect(try requireCase(\.transport, of: error) is Unplugged)
         #expect(error.underlyingError is Unplugged)
-        #expect(error.urlError == nil)
     }
 
     @Test func unacceptableStatusCarriesStatusHeadersAndBody() async throws {
@@ -68,26 +59,20 @@ import Testing
         let service = Webservice(
             transport: StubTransport.answering(404, body: body, headers: ["Content-Type": "application/json"]))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
-        guard case .unacceptableStatus(404, let headers, body) = error else {
-            Issue.record("expected unacceptableStatus(404), got \(error)")
-            return
-        }
-        #expect(headers["Content-Type"] == "application/json")
+        let response = try requireCase(\.unacceptableStatus, of: error)
+        #expect(response.statusCode == 404)
+        #expect(response.body == body)
+        #expect(response.headers["Content-Type"] == "application/json")
     }
 
     @Test func parseFailureCarriesTheDecodingErrorAndBody() async throws {
         let body = try fixture("episodes-missing-title.json")
         let service = Webservice(transport: StubTransport.answering(200, body: body))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
-        guard case .parsing(let underlying as DecodingError, 200, _, body) = error else {
-            Issue.record("expected parsing(DecodingError), got \(error)")
-            return
-        }
-        guard case .keyNotFound(let key, _) = underlying else {
-            Issue.record("expected keyNotFound, got \(underlying)")
-            return
-        }
-        #expect(key.stringValue == "title")
+        let (underlying, response) = try requireCase(\.parsing, of: error)
+        #expect(response.statusCode == 200)
+        #expect(response.body == body)
+        #expect(try requireCase(\.keyNotFound, of: underlying as? DecodingError).key.stringValue == "title")
     }
 
     @Test func nonHTTPResponseIsAnError() async throws {
@@ -100,11 +85,7 @@ import Testing
                 )
             })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
-        guard case .nonHTTPResponse(let body) = error else {
-            Issue.record("expected nonHTTPResponse, got \(error)")
-            return
-        }
-        #expect(body == Data("x".utf8))
+        #expect(try requireCase(\.nonHTTPResponse, of: error) == Data("x".utf8))
     }
 
     @MainActor
@@ -125,45 +106,53 @@ import Testing
     // MARK: Cancellation
 
     @Test func cancelledBeforeStartThrowsCancellationWithoutSending() async throws {
-        let log = RequestLog()
-        let service = Webservice(
-            transport: StubTransport { request in
-                await log.record(request)
-                return (Data("[]".utf8), try httpResponse(200))
-            })
+        let transport = StubTransport.answering(200, body: Data("[]".utf8))
+        let service = Webservice(transport: transport)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await service.load(Episode.all)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(await log.requests.isEmpty)
+        #expect(await transport.log.requests.isEmpty)
     }
 
-    @Test func cancellingMidRequestThrowsCancellation() async throws {
-        try await expectCancellation { _ in
-            try await Task.sleep(nanoseconds: 60_000_000_000)
-            return (Data("[]".utf8), try httpResponse(200))
-        }
-    }
+    /// How a transport behaves when the load it serves is cancelled mid-request.
+    enum TransportOnCancel: String, CaseIterable {
+        /// It stops waiting and throws `CancellationError`.
+        case stops
+        /// It throws `URLError(.cancelled)`, as FoundationNetworking's `URLSession` does.
+        case throwsURLErrorCancelled
+        /// It ignores the cancellation and answers anyway; the answer must not be parsed.
+        case answersAnyway
 
-    @Test func linuxStyleCancelledURLErrorBecomesCancellationError() async throws {
-        try await expectCancellation { _ in
-            // What FoundationNetworking's URLSession does when its task is cancelled.
-            do {
-                try await Task.sleep(nanoseconds: 60_000_000_000)
-            } catch {
-                throw URLError(.cancelled)
+        var transport: StubTransport {
+            StubTransport { [self] _ in
+                switch self {
+                case .stops:
+                    try await Task.sleep(nanoseconds: 60_000_000_000)
+                case .throwsURLErrorCancelled:
+                    do {
+                        try await Task.sleep(nanoseconds: 60_000_000_000)
+                    } catch {
+                        throw URLError(.cancelled)
+                    }
+                case .answersAnyway:
+                    try? await Task.sleep(nanoseconds: 60_000_000_000)
+                }
+                return (Data("[]".utf8), try httpResponse(200))
             }
-            return (Data("[]".utf8), try httpResponse(200))
         }
     }
 
-    @Test func responseArrivingAfterCancellationIsNotParsed() async throws {
-        try await expectCancellation { _ in
-            // A transport that ignores cancellation and answers anyway.
-            try? await Task.sleep(nanoseconds: 60_000_000_000)
-            return (Data("[]".utf8), try httpResponse(200))
-        }
+    @Test(arguments: TransportOnCancel.allCases, [nil, 60] as [TimeInterval?])
+    func cancellingMidRequestThrowsCancellation(transport: TransportOnCancel, timeout: TimeInterval?) async throws {
+        let stub = transport.transport
+        var resource = Episode.all
+        resource.timeout = timeout
+        let task = Task { try await Webservice(transport: stub).load(resource) }
+        try await eventually("the transport has the request") { await stub.log.requests.count == 1 }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test func transportsOwnCancellationErrorIsNotWrapped() async throws {
@@ -174,36 +163,34 @@ import Testing
     @Test func cancelledURLErrorWithoutCancellationIsATransportError() async throws {
         let service = Webservice(transport: StubTransport { _ in throw URLError(.cancelled) })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
-        #expect(error.urlError?.code == .cancelled)
+        #expect((error.underlyingError as? URLError)?.code == .cancelled)
     }
 
-    @Test func timeoutEndsAResponseThatTakesTooLong() async throws {
+    /// A timeout ends a response that takes too long; one that is not positive times out at once.
+    @Test(arguments: [0.2, 0, -5, .nan] as [TimeInterval])
+    func timeoutEndsAResponseThatTakesTooLong(timeout: TimeInterval) async throws {
         var resource = Episode.all
-        resource.timeout = 0.2
+        resource.timeout = timeout
         let service = Webservice(transport: StubTransport.stalling)
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        #expect(error.urlError?.code == .timedOut)
-        #expect("\(error)".contains("timeout of 0.2 s"))
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect("\(error)".contains("timeout of \(timeout) s"))
     }
 
     @Test func timeoutHoldsForATransportThatIgnoresCancellation() async throws {
-        let latch = Latch()
-        var resource = Episode.all
+        let gate = Gate()
+        var resource = Gate.resource("held")
         resource.timeout = 0.2
-        let service = Webservice(
-            transport: StubTransport { _ in
-                await latch.wait()  // a continuation that ignores cancellation
-                return (Data("[]".utf8), try httpResponse(200))
-            })
+        let service = Webservice(transport: StubTransport.gated(by: gate))
         let opener = Task {
             try await Task.sleep(nanoseconds: 10_000_000_000)
-            await latch.open()
+            await gate.open("held")
         }
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        #expect(error.urlError?.code == .timedOut)
-        #expect(await !latch.isOpen)  // load returned before the transport could answer
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(await gate.inFlight == 1)  // load returned before the transport could answer
         opener.cancel()
-        await latch.open()
+        await gate.open("held")
     }
 
     @Test func responseWithinTheTimeoutIsParsed() async throws {
@@ -218,45 +205,6 @@ import Testing
         resource.timeout = 60
         let service = Webservice(transport: StubTransport { _ in throw URLError(.cannotConnectToHost) })
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        #expect(error.urlError?.code == .cannotConnectToHost)
-    }
-
-    static let nonPositiveTimeouts: [TimeInterval] = [0, -5, .nan]
-
-    @Test(arguments: nonPositiveTimeouts)
-    func timeoutThatIsNotPositiveTimesOutAtOnce(timeout: TimeInterval) async throws {
-        var resource = Episode.all
-        resource.timeout = timeout
-        let service = Webservice(transport: StubTransport.stalling)
-        let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        #expect(error.urlError?.code == .timedOut)
-    }
-
-    @Test func cancellingALoadWithATimeoutThrowsCancellation() async throws {
-        var resource = Episode.all
-        resource.timeout = 60
-        try await expectCancellation(of: resource) { _ in
-            try await Task.sleep(nanoseconds: 60_000_000_000)
-            return (Data("[]".utf8), try httpResponse(200))
-        }
-    }
-
-    /// Starts a load whose transport runs `respond`, cancels it once the transport has the request, and expects
-    /// `CancellationError`.
-    private func expectCancellation(
-        of resource: Resource<[Episode]> = Episode.all,
-        _ respond: @escaping @Sendable (URLRequest) async throws -> (Data, URLResponse)
-    ) async throws {
-        let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let service = Webservice(
-            transport: StubTransport { request in
-                startedContinuation.yield()
-                return try await respond(request)
-            })
-        let task = Task { try await service.load(resource) }
-        var iterator = started.makeAsyncIterator()
-        await iterator.next()
-        task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect((error.underlyingError as? URLError)?.code == .cannotConnectToHost)
     }
 }

@@ -16,12 +16,12 @@ final class Counter: Sendable {
 }
 
 extension CodingUserInfoKey {
-    /// Where ``CountedEpisode`` finds the counter of its `init(from:)` calls.
+    /// Where ``Episode`` finds the counter of its `init(from:)` calls.
     static let modelInits = CodingUserInfoKey(rawValue: "ResourceKitTests.modelInits")!
 }
 
 /// A `JSONDecoder` that counts its top-level `decode(_:from:)` calls, each of which parses the bytes, and, through
-/// `userInfo`, the `init(from:)` calls of ``CountedEpisode``.
+/// `userInfo`, the `init(from:)` calls of ``Episode``.
 ///
 /// `JSONDecoder` is `@unchecked Sendable`, and Swift requires a subclass to restate that; this one adds only
 /// `Sendable` counters.
@@ -38,18 +38,5 @@ final class CountingJSONDecoder: JSONDecoder, @unchecked Sendable {
     override func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         decodeCalls.increment()
         return try super.decode(type, from: data)
-    }
-}
-
-/// An episode that counts every attempt to decode it, failed ones included.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-struct CountedEpisode: Decodable, Sendable, Equatable {
-    var id: String
-    var title: String
-
-    init(from decoder: any Decoder) throws {
-        (decoder.userInfo[.modelInits] as? Counter)?.increment()
-        let episode = try Episode(from: decoder)
-        (id, title) = (episode.id, episode.title)
     }
 }

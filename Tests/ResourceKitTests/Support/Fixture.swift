@@ -5,6 +5,9 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// The stub server every test resource lives on.
+let baseURL = URL(string: "https://api.example.com")!
+
 /// Bytes of a file in `Fixtures/`.
 func fixture(_ name: String) throws -> Data {
     let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
@@ -18,4 +21,13 @@ func httpResponse(
     headers: [String: String] = ["Content-Type": "application/json"]
 ) throws -> HTTPURLResponse {
     try #require(HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers))
+}
+
+/// Runs `body` with a new, empty temporary directory, and removes it afterwards.
+func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ResourceKitTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try await body(directory)
 }

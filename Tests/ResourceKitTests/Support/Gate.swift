@@ -2,27 +2,11 @@ import Foundation
 import ResourceKit
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// A transport that holds every request until the test opens it, and counts what it sees.
+/// Where a ``StubTransport/gated(by:)`` transport holds requests until the test opens the gate for them; records the
+/// order they arrive in and how many are inside at once.
 ///
-/// Requests are named by their URL's last path component, so `Gate.resource("a")` loads `…/a`.
-struct GatedTransport: Transport {
-    let gate: Gate
-
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let name = request.url?.lastPathComponent ?? ""
-        try await gate.pass(name)
-        let response = HTTPURLResponse(
-            url: request.url ?? baseURL, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)
-        guard let response else { throw URLError(.badServerResponse) }
-        return (Data(name.utf8), response)
-    }
-}
-
-/// Where a ``GatedTransport`` holds requests: records the order they arrive in and how many are inside at once.
+/// Requests are named by their URL's last path component, so `Gate.resource("a")` loads `…/a`. A held request waits
+/// even when its task is cancelled, as a transport that ignores cancellation does.
 actor Gate {
     /// What an open gate lets a request do.
     enum Outcome {
@@ -67,6 +51,22 @@ actor Gate {
     /// The resource that loads `…/name` and returns the name the transport answered with.
     nonisolated static func resource(_ name: String) -> Resource<String> {
         Resource(url: baseURL.appendingPathComponent(name), parse: { String(decoding: $0, as: UTF8.self) })
+    }
+}
+
+/// How a load ended, once it has: lets a test wait for a load without awaiting it, which would throw its error.
+actor Finished {
+    private(set) var result: Result<String, any Error>?
+
+    /// Records how `load` ends, in a task of its own.
+    static func watching(_ load: Task<String, any Error>) -> Finished {
+        let finished = Finished()
+        Task { await finished.record(await load.result) }
+        return finished
+    }
+
+    private func record(_ result: Result<String, any Error>) {
+        self.result = result
     }
 }
 

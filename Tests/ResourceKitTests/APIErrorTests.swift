@@ -12,19 +12,20 @@ struct APIError: Error, Decodable, Equatable {
     var message: String
 }
 
-@Suite struct ServerErrorTests {
+/// The API's own error model: `decodingAPIErrors(as:)` and `parseAPIError`, thrown as `WebserviceError.apiError`.
+@Suite struct APIErrorTests {
     @Test func unacceptableResponseThrowsTheDecodedErrorWithStatusAndBody() throws {
         let body = try fixture("error-404.json")
-        let resource = Episode.all.decodingErrors(as: APIError.self)
+        let resource = Episode.all.decodingAPIErrors(as: APIError.self)
         let error = try #require(throws: WebserviceError.self) {
             try resource.value(from: body, response: httpResponse(404, headers: ["Retry-After": "5"]))
         }
-        guard case .serverError(let model as APIError, 404, let headers, body) = error else {
-            Issue.record("expected serverError(APIError, 404), got \(error)")
-            return
-        }
+        let (apiError, response) = try requireCase(\.apiError, of: error)
+        let model = try #require(apiError as? APIError)
         #expect(model == APIError(error: "not_found", message: "No episode with id 42"))
-        #expect(headers["Retry-After"] == "5")
+        #expect(response.statusCode == 404)
+        #expect(response.body == body)
+        #expect(response.headers["Retry-After"] == "5")
         #expect(error.underlyingError as? APIError == model)
         #expect(error.statusCode == 404)
         #expect(error.body == body)
@@ -32,35 +33,34 @@ struct APIError: Error, Decodable, Equatable {
 
     @Test func bodyInAnotherFormatFallsBackToUnacceptableStatus() throws {
         let body = Data("<html>Bad Gateway</html>".utf8)
-        let resource = Episode.all.decodingErrors(as: APIError.self)
+        let resource = Episode.all.decodingAPIErrors(as: APIError.self)
         let error = try #require(throws: WebserviceError.self) {
             try resource.value(from: body, response: httpResponse(502, headers: ["Content-Type": "text/html"]))
         }
-        guard case .unacceptableStatus(502, _, body) = error else {
-            Issue.record("expected unacceptableStatus(502), got \(error)")
-            return
-        }
+        let response = try requireCase(\.unacceptableStatus, of: error)
+        #expect(response.statusCode == 502)
+        #expect(response.body == body)
     }
 
     @Test func acceptableResponseNeverRunsTheErrorParse() throws {
         var resource = Episode.all
-        resource.parseError = { _ in
-            Issue.record("parseError ran for an acceptable response")
+        resource.parseAPIError = { _ in
+            Issue.record("parseAPIError ran for an acceptable response")
             return APIError(error: "", message: "")
         }
         #expect(try resource.value(from: fixture("episodes.json"), response: httpResponse(200)).count == 3)
     }
 
     @Test func errorParseIsASynchronousFunctionTestsCanCall() throws {
-        let parseError = try #require(Episode.all.decodingErrors(as: APIError.self).parseError)
+        let parseAPIError = try #require(Episode.all.decodingAPIErrors(as: APIError.self).parseAPIError)
         #expect(
-            try parseError(fixture("error-404.json")) as? APIError
+            try parseAPIError(fixture("error-404.json")) as? APIError
                 == APIError(error: "not_found", message: "No episode with id 42"))
-        #expect(throws: DecodingError.self) { try parseError(Data("{}".utf8)) }
+        #expect(throws: DecodingError.self) { try parseAPIError(Data("{}".utf8)) }
     }
 
     @Test func mapKeepsTheErrorParse() throws {
-        let count = Episode.all.decodingErrors(as: APIError.self).map(\.count)
+        let count = Episode.all.decodingAPIErrors(as: APIError.self).map(\.count)
         let error = try #require(throws: WebserviceError.self) {
             try count.value(from: fixture("error-404.json"), response: httpResponse(404))
         }
@@ -68,18 +68,18 @@ struct APIError: Error, Decodable, Equatable {
     }
 
     @Test func descriptionNamesTheErrorTypeAndShowsTheBody() throws {
-        let resource = Episode.all.decodingErrors(as: APIError.self)
+        let resource = Episode.all.decodingAPIErrors(as: APIError.self)
         let error = try #require(throws: WebserviceError.self) {
             try resource.value(from: fixture("error-404.json"), response: httpResponse(404))
         }
         #expect("\(error)".hasPrefix("The server answered HTTP 404 with APIError: {\"error\": \"not_found\""))
     }
 
-    @Test func loadThrowsTheServerErrorThroughTheTransport() async throws {
+    @Test func loadThrowsTheAPIErrorThroughTheTransport() async throws {
         let body = try fixture("error-404.json")
         let service = Webservice(transport: StubTransport.answering(404, body: body))
         let error = try await #require(throws: WebserviceError.self) {
-            try await service.load(Episode.all.decodingErrors(as: APIError.self))
+            try await service.load(Episode.all.decodingAPIErrors(as: APIError.self))
         }
         #expect((error.underlyingError as? APIError)?.error == "not_found")
         #expect(error.statusCode == 404)
