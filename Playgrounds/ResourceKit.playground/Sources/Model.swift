@@ -10,8 +10,7 @@ public struct Episode: Codable, Sendable, Equatable {
 
     /// Creates an episode.
     public init(id: String, title: String) {
-        self.id = id
-        self.title = title
+        (self.id, self.title) = (id, title)
     }
 }
 
