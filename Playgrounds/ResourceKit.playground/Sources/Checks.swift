@@ -13,11 +13,12 @@ import ResourceKit
 ///   - claim: What the page claims, phrased so it reads as true.
 ///   - file: The file of the call; the default is right.
 ///   - line: The line of the call; the default is right.
+@MainActor
 public func check(_ condition: Bool, _ claim: String, file: StaticString = #filePath, line: UInt = #line) {
     guard condition else {
         fail("check failed: \(claim)", file: file, line: line)
     }
-    CheckCounter.shared.increment()
+    checksPassed += 1
     print("  ✓ \(claim)")
 }
 
@@ -66,29 +67,13 @@ public func webserviceError<A>(
 /// A page that ran no ``check(_:_:file:line:)`` fails instead: it would prove nothing.
 ///
 /// - Parameter page: The page's name, as in `contents.xcplayground`.
+@MainActor
 public func allChecksPassed(_ page: String) {
-    let count = CheckCounter.shared.value
-    guard count > 0 else {
+    guard checksPassed > 0 else {
         fail("\(page) ran no checks")
     }
-    print("\(page): all checks passed (\(count) checks)")
+    print("\(page): all checks passed (\(checksPassed) checks)")
 }
 
-/// How many checks have passed in this run.
-private final class CheckCounter: @unchecked Sendable {
-    static let shared = CheckCounter()
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
-
-    func increment() {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-    }
-}
+/// How many checks have passed in this run; a page's top-level code runs on the main actor.
+@MainActor private var checksPassed = 0
