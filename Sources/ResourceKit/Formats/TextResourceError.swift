@@ -1,10 +1,10 @@
 import Foundation
 
-/// Why a text resource's parse (``Resource/init(url:method:headers:defaultEncoding:)``) rejected a response body.
+/// Why a text resource's parse (``Resource/init(url:method:headers:textEncoding:)``) rejected a response body.
 ///
 /// ```swift
 /// do {
-///     let text = try await webservice.load(Resource<String>(url: url))
+///     let text = try await webservice.load(Resource<String>(url: url, textEncoding: .utf8))
 /// } catch let error as WebserviceError {
 ///     if case .unknownCharset(let name)? = error.underlyingError as? TextResourceError { print(name) }
 /// }
