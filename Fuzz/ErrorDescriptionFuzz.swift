@@ -19,7 +19,7 @@ func fuzzErrorDescription(_ input: inout FuzzInput) {
         switch selector % 4 {
         case 0: .unacceptableStatus(response)
         case 1: .apiError(CocoaError(.coderInvalidValue), response)
-        case 2: .parsing(TextResourceError.invalidBytes(encoding: .utf8), response)
+        case 2: .parsing(DecodingError.corruptedBody("The body is not valid UTF-8 text."), response)
         default: .nonHTTPResponse(body: body)
         }
     let description = error.description

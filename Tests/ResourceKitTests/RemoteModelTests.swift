@@ -77,8 +77,9 @@ private func allResource<Model: RemoteModel>(of model: Model.Type) -> Resource<[
 
     @Test(arguments: ["", ".", ".."])
     func idThatIsNoSegmentThrowsInsteadOfNamingTheCollection(id: String) throws {
-        #expect(throws: RemoteModelError.invalidID(pathComponent: id)) { try Track.one(id: id) }
-        #expect(RemoteModelError.invalidID(pathComponent: id).description.contains("\"\(id)\""))
+        let error = try #require(throws: WebserviceError.self) { try Track.one(id: id) }
+        let underlying = try requireCase(\.encoding, of: error)
+        #expect("\(underlying)".contains("The ID \"\(id)\" can't name an item"))
     }
 
     @Test func collectionURLsQueryAndTrailingSlashAreKept() throws {

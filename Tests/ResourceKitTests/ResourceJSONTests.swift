@@ -57,17 +57,18 @@ private let cities = Resource<[City]>(
     }
 
     @Test func invalidJSONThrowsInvalidJSON() throws {
-        let error = try #require(throws: JSONResourceError.self) {
+        let error = try #require(throws: DecodingError.self) {
             try cities.parse(fixture("episodes-invalid.json"), nil)
         }
-        _ = try requireCase(\.invalidJSON, of: error)
-        #expect(error.description.hasPrefix("The body is not valid JSON: "))
-        #expect(!error.description.contains("NSCocoaErrorDomain"), "the description is readable: \(error)")
+        let context = try requireCase(\.dataCorrupted, of: error)
+        #expect(context.debugDescription.hasPrefix("The body is not valid JSON: "))
+        #expect(!context.debugDescription.contains("NSCocoaErrorDomain"), "the description is readable: \(error)")
+        #expect(context.underlyingError != nil, "JSONSerialization's error is kept")
     }
 
     @Test func emptyBodyThrowsInvalidJSON() throws {
-        let error = try #require(throws: JSONResourceError.self) { try cities.parse(fixture("empty.json"), nil) }
-        _ = try requireCase(\.invalidJSON, of: error)
+        let error = try #require(throws: DecodingError.self) { try cities.parse(fixture("empty.json"), nil) }
+        _ = try requireCase(\.dataCorrupted, of: error)
     }
 
     @Test(arguments: [
@@ -79,11 +80,10 @@ private let cities = Resource<[City]>(
         ("true", "number or boolean"),
     ])
     func wrongShapeThrowsUnexpectedShapeNamingWhatArrived(json: String, found: String) throws {
-        let error = try #require(throws: JSONResourceError.self) { try cities.parse(Data(json.utf8), nil) }
-        let (expected, actual) = try requireCase(\.unexpectedShape, of: error)
-        #expect(expected.contains("City"))
-        #expect(actual == found)
-        #expect(error.description.contains(found))
+        let error = try #require(throws: DecodingError.self) { try cities.parse(Data(json.utf8), nil) }
+        let (type, context) = try requireCase(\.typeMismatch, of: error)
+        #expect("\(type)".contains("City"))
+        #expect(context.debugDescription.hasSuffix("found a top-level \(found)."))
     }
 
     @Test func errorsFromTheClosurePassThrough() {

@@ -206,13 +206,10 @@ enum PropertyListNesting {
     }
 
     private static func tooDeep(_ limit: Int) -> DecodingError {
-        .dataCorrupted(
-            .init(
-                codingPath: [],
-                debugDescription: "The property list nests arrays and dictionaries more than \(limit) levels deep."))
+        .corruptedBody("The property list nests arrays and dictionaries more than \(limit) levels deep.")
     }
 
     private static func corrupted(_ reason: String) -> DecodingError {
-        .dataCorrupted(.init(codingPath: [], debugDescription: "The binary property list is corrupted: \(reason)"))
+        .corruptedBody("The binary property list is corrupted: \(reason)")
     }
 }

@@ -28,8 +28,8 @@ public protocol RemoteModel: Decodable, Identifiable, SendableMetatype {
     /// The `GET` resource for the item with `id`: ``collectionURL`` with ``pathComponent(for:)`` appended as one
     /// percent-encoded path segment.
     ///
-    /// - Throws: ``RemoteModelError/invalidID(pathComponent:)`` when the segment is empty, `.` or `..`.
-    static func one(id: ID) throws(RemoteModelError) -> Resource<Self>
+    /// - Throws: ``WebserviceError/encoding(_:)`` when the segment is empty, `.` or `..`.
+    static func one(id: ID) throws(WebserviceError) -> Resource<Self>
 }
 
 extension RemoteModel {
@@ -50,21 +50,27 @@ extension RemoteModel {
     ///
     /// - Parameter id: The item's identifier.
     /// - Returns: The resource for the item.
-    /// - Throws: ``RemoteModelError/invalidID(pathComponent:)`` when the ID's path segment is empty, `.` or `..`.
-    public static func one(id: ID) throws(RemoteModelError) -> Resource<Self> {
+    /// - Throws: ``WebserviceError/encoding(_:)`` with an `EncodingError.invalidValue` when the ID's path segment is
+    ///   empty, `.` or `..`.
+    public static func one(id: ID) throws(WebserviceError) -> Resource<Self> {
         let segment = pathComponent(for: id)
         guard !["", ".", ".."].contains(segment),
             let encoded = HTTPSyntax.percentEncoded(segment),
             var components = URLComponents(url: collectionURL, resolvingAgainstBaseURL: true)
         else {
-            throw .invalidID(pathComponent: segment)
+            throw invalidID(segment)
         }
         let path = components.percentEncodedPath
         components.percentEncodedPath = (path.hasSuffix("/") ? path : path + "/") + encoded
         guard let url = components.url else {
-            throw .invalidID(pathComponent: segment)
+            throw invalidID(segment)
         }
         return Resource(get: url, decoder: decoder)
+    }
+
+    private static func invalidID(_ segment: String) -> WebserviceError {
+        let reason = "The ID \"\(segment)\" can't name an item: a URL path segment can't be empty, \".\" or \"..\"."
+        return .encoding(EncodingError.invalidValue(segment, .init(codingPath: [], debugDescription: reason)))
     }
 }
 

@@ -24,23 +24,11 @@
                 url: url, method: .get, headers: headers,
                 parse: { data in
                     guard let image = PlatformImage(data: data) else {
-                        throw ImageResourceError.undecodable(byteCount: data.count)
+                        throw DecodingError.corruptedBody(
+                            "The body (\(data.count) bytes) is not an image this platform reads.")
                     }
                     return image
                 })
-        }
-    }
-
-    /// Why an image resource's parse rejected a response body.
-    public enum ImageResourceError: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The body is not an image the platform can decode; `byteCount` is its size (`0` for an empty body).
-        case undecodable(byteCount: Int)
-
-        /// A one-line account of the failure.
-        public var description: String {
-            switch self {
-            case .undecodable(let byteCount): "The body (\(byteCount) bytes) is not an image this platform can decode."
-            }
         }
     }
 #endif

@@ -2,7 +2,7 @@ import Foundation
 
 extension Resource {
     /// Creates a resource whose body is parsed with `JSONSerialization` and then shaped by `parseJSON`, which returns
-    /// `nil` when the JSON has the wrong shape.
+    /// `nil` when the JSON has the wrong shape (the parse then throws `DecodingError.typeMismatch`).
     ///
     /// The request carries `Accept: application/json` (and `Content-Type` with a body) unless `headers` names them;
     /// see <doc:DefiningResources>.
@@ -26,10 +26,12 @@ extension Resource {
                 do {
                     json = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
                 } catch {
-                    throw JSONResourceError.invalidJSON(error)
+                    let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+                    throw DecodingError.corruptedBody("The body is not valid JSON: \(reason)", underlying: error)
                 }
                 guard let model = try parseJSON(json) else {
-                    throw JSONResourceError.unexpectedShape(expected: "\(A.self)", found: Self.kind(of: json))
+                    let reason = "Expected JSON for \(A.self), found a top-level \(Self.kind(of: json))."
+                    throw DecodingError.typeMismatch(A.self, .init(codingPath: [], debugDescription: reason))
                 }
                 return model
             })

@@ -8,7 +8,7 @@ extension Resource where A == String {
     /// Creates a resource whose body is text in the charset the response's `Content-Type` names, or in
     /// `textEncoding` when it names none (and when a test calls ``parse`` without a response).
     ///
-    /// Bytes the charset can't decode make the parse throw ``TextResourceError``; nothing is replaced. The charsets it
+    /// Bytes the charset can't decode make the parse throw `DecodingError.dataCorrupted`; nothing is replaced. The charsets it
     /// knows are listed in <doc:DefiningResources>.
     ///
     /// ```swift

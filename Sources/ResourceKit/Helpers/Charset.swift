@@ -57,10 +57,10 @@ enum Charset {
     }
 
     /// The encoding an IANA charset name or alias stands for, in any letter case.
-    static func encoding(named name: String) throws(TextResourceError) -> String.Encoding {
+    static func encoding(named name: String) throws(DecodingError) -> String.Encoding {
         let key = name.lowercased()
         guard let entry = names.first(where: { $0.names.contains(key) }) else {
-            throw .unknownCharset(name)
+            throw .corruptedBody("The response's charset \"\(name)\" is not one ResourceKit can decode.")
         }
         return entry.encoding
     }
@@ -78,7 +78,7 @@ enum Charset {
     /// UTF-8, UTF-16 and US-ASCII are validated and decoded by the standard library, the same on every platform;
     /// Foundation decodes the rest. A byte order mark is not part of the text. UTF-16 (`String.Encoding.utf16`)
     /// follows RFC 2781: a byte order mark picks the byte order; without one the text is big-endian.
-    static func decode(_ data: Data, as encoding: String.Encoding) throws(TextResourceError) -> String {
+    static func decode(_ data: Data, as encoding: String.Encoding) throws(DecodingError) -> String {
         let text: String?
         switch encoding {
         case .utf8:
@@ -96,7 +96,7 @@ enum Charset {
             text = String(data: data, encoding: encoding)
         }
         guard let text else {
-            throw .invalidBytes(encoding: encoding)
+            throw .corruptedBody("The body is not valid \(displayName(of: encoding)) text.")
         }
         return text
     }

@@ -144,19 +144,33 @@ extension Redaction {
         }
     }
 
-    /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``.
-    private static func redactingUserinfo(_ bytes: [UInt8]) -> [UInt8] {
+    /// Copies `bytes`, replacing the runs `match` finds: called at each index outside a replaced run, it returns
+    /// where the run ends and the bytes to write for it, or `nil` to copy the byte at that index.
+    private static func replacingRuns(
+        in bytes: [UInt8],
+        _ match: (Int) -> (end: Int, replacement: [UInt8])?
+    ) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: ":"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"),
-                bytes[index + 2] == UInt8(ascii: "/")
-            else {
+            if let run = match(index), run.end > index {
+                output += run.replacement
+                index = run.end
+            } else {
                 output.append(bytes[index])
                 index += 1
-                continue
             }
+        }
+        return output
+    }
+
+    /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``.
+    private static func redactingUserinfo(_ bytes: [UInt8]) -> [UInt8] {
+        replacingRuns(in: bytes) { index in
+            guard bytes[index] == UInt8(ascii: ":"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"),
+                bytes[index + 2] == UInt8(ascii: "/")
+            else { return nil }
             let start = index + 3
             var end = start
             var lastAt: Int?
@@ -164,91 +178,58 @@ extension Redaction {
                 if bytes[end] == UInt8(ascii: "@") { lastAt = end }
                 end += 1
             }
-            output += bytes[index..<start]
-            if let lastAt {
-                output += markBytes
-                output += bytes[lastAt..<end]
-            } else {
-                output += bytes[start..<end]
-            }
-            index = end
+            let host = lastAt.map { markBytes + bytes[$0..<end] } ?? Array(bytes[start..<end])
+            return (end, Array(bytes[index..<start]) + host)
         }
-        return output
     }
 
     /// Replaces the value of every `name=value` whose name is a credential's and which follows `?`, `&`, `;`, `#`
     /// or the start of a word, such as `?access_token=…`.
     private static func redactingAssignments(_ bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            output.append(byte)
-            index += 1
-            let inURL = isParameterStart(byte)
-            guard inURL || isDelimiter(byte) else { continue }
-            var end = index
+        replacingRuns(in: bytes) { index in
+            let inURL = isParameterStart(bytes[index])
+            guard inURL || isDelimiter(bytes[index]) else { return nil }
+            var end = index + 1
             while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-            guard end > index, end < bytes.count, bytes[end] == UInt8(ascii: "=") else { continue }
-            let name = String(decoding: bytes[index..<end], as: UTF8.self)
+            guard end > index + 1, end < bytes.count, bytes[end] == UInt8(ascii: "=") else { return nil }
+            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
             // An OAuth `code` is a credential in a URL; elsewhere `Code=` is an error's code.
-            guard isCredentialName(name) || (inURL && name.lowercased() == "code") else { continue }
-            output += bytes[index...end]
+            guard isCredentialName(name) || (inURL && name.lowercased() == "code") else { return nil }
             var valueEnd = end + 1
             while valueEnd < bytes.count, !isDelimiter(bytes[valueEnd]),
                 !isParameterStart(bytes[valueEnd]) || bytes[valueEnd] == UInt8(ascii: "?")
             {
                 valueEnd += 1
             }
-            if valueEnd > end + 1 { output += markBytes }
-            index = valueEnd
+            return (valueEnd, Array(bytes[index...end]) + (valueEnd > end + 1 ? markBytes : []))
         }
-        return output
     }
 
     /// Replaces the token after `Bearer`, `Basic`, `Token` or `DPoP`, in any letter case.
     private static func redactingAuthorizationSchemes(_ bytes: [UInt8]) -> [UInt8] {
         let schemes = ["bearer ", "basic ", "token ", "dpop "].map { Array($0.utf8) }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        scanning: while index < bytes.count {
-            let atWordStart = index == 0 || !isNameByte(bytes[index - 1])
-            if atWordStart {
-                for scheme in schemes where index + scheme.count < bytes.count {
-                    guard bytes[index..<index + scheme.count].elementsEqual(scheme, by: { $0 | 0x20 == $1 }) else {
-                        continue
-                    }
-                    var end = index + scheme.count
-                    while end < bytes.count, bytes[end] == UInt8(ascii: " ") { end += 1 }
-                    var tokenEnd = end
-                    while tokenEnd < bytes.count, !isDelimiter(bytes[tokenEnd]) { tokenEnd += 1 }
-                    guard tokenEnd > end else { continue }
-                    output += bytes[index..<end]
-                    output += markBytes
-                    index = tokenEnd
-                    continue scanning
+        return replacingRuns(in: bytes) { index in
+            guard index == 0 || !isNameByte(bytes[index - 1]) else { return nil }
+            for scheme in schemes where index + scheme.count < bytes.count {
+                guard bytes[index..<index + scheme.count].elementsEqual(scheme, by: { $0 | 0x20 == $1 }) else {
+                    continue
                 }
+                var end = index + scheme.count
+                while end < bytes.count, bytes[end] == UInt8(ascii: " ") { end += 1 }
+                var tokenEnd = end
+                while tokenEnd < bytes.count, !isDelimiter(bytes[tokenEnd]) { tokenEnd += 1 }
+                guard tokenEnd > end else { continue }
+                return (tokenEnd, Array(bytes[index..<end]) + markBytes)
             }
-            output.append(bytes[index])
-            index += 1
+            return nil
         }
-        return output
     }
 
     /// Replaces the string value of every JSON field with a credential's name, such as `"access_token": "…"`.
     private static func redactingJSONFields(_ bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
+        replacingRuns(in: bytes) { index in
             // A quoted name, then `:` and a quoted value.
+            guard bytes[index] == UInt8(ascii: "\"") else { return nil }
             var nameEnd = index + 1
             while nameEnd < bytes.count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
             var colon = nameEnd + 1
@@ -259,20 +240,13 @@ extension Redaction {
                 colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), quote < bytes.count,
                 bytes[quote] == UInt8(ascii: "\""),
                 isCredentialName(String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self))
-            else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
+            else { return nil }
             var valueEnd = quote + 1
             while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") {
                 valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1
             }
-            output += bytes[index...quote]
-            output += markBytes
-            index = min(valueEnd, bytes.count)
+            return (min(valueEnd, bytes.count), Array(bytes[index...quote]) + markBytes)
         }
-        return output
     }
 }
 

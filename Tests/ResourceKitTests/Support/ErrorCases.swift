@@ -49,10 +49,3 @@ extension DecodingError {
     }
     var dataCorrupted: Context? { if case .dataCorrupted(let context) = self { context } else { nil } }
 }
-
-extension JSONResourceError {
-    var invalidJSON: (any Error)? { if case .invalidJSON(let error) = self { error } else { nil } }
-    var unexpectedShape: (expected: String, found: String)? {
-        if case .unexpectedShape(let expected, let found) = self { (expected, found) } else { nil }
-    }
-}

@@ -58,27 +58,26 @@ check(try count.parse(Data("42".utf8), nil) == 42, "a top-level number parses as
 
 //: ## The wrong shape
 //:
-//: When the closure returns `nil`, the resource throws `JSONResourceError.unexpectedShape`, naming the model type
-//: it wanted and the kind of JSON it found. Here the server wrapped the array in an object:
+//: When the closure returns `nil`, the resource throws `DecodingError.typeMismatch`, as every format's parse does,
+//: naming the model type it wanted and the kind of JSON it found. Here the server wrapped the array in an object:
 let wrapped = Data(#"{"episodes": [{"id": "1", "title": "Networking"}]}"#.utf8)
 
 do {
     let episodes = try episodesByHand.parse(wrapped, nil)
     fail("an object is not an array of episodes, yet parse returned \(episodes)")
-} catch JSONResourceError.unexpectedShape(let expected, let found) {
-    print("unexpectedShape:", expected, "/", found)
-    check(expected == "Array<Episode>", "the error names the expected model type")
-    check(found == "object", "and the kind of JSON that arrived instead")
+} catch DecodingError.typeMismatch(let expected, let context) {
+    print("typeMismatch:", expected, "/", context.debugDescription)
+    check(expected == [Episode].self, "the error names the expected model type")
+    check(context.debugDescription.hasSuffix("found a top-level object."), "and the kind of JSON that arrived instead")
 }
 
-//: Bytes that aren't JSON at all, such as an HTML error page, fail earlier, with `JSONSerialization`'s error:
+//: Bytes that aren't JSON at all, such as an HTML error page, fail earlier, with `JSONSerialization`'s error inside:
 do {
     let episodes = try episodesByHand.parse(Data("<html>Service Unavailable</html>".utf8), nil)
     fail("HTML is not JSON, yet parse returned \(episodes)")
-} catch let error as JSONResourceError {
-    print("error:", error)
-    let isInvalidJSON = if case .invalidJSON = error { true } else { false }
-    check(isInvalidJSON, "bytes that aren't JSON throw JSONResourceError.invalidJSON")
+} catch DecodingError.dataCorrupted(let context) {
+    print("dataCorrupted:", context.debugDescription)
+    check(context.underlyingError != nil, "bytes that aren't JSON throw dataCorrupted with JSONSerialization's error")
 }
 
 //: ## Through the Webservice
@@ -87,7 +86,7 @@ do {
 let webservice = Webservice(transport: StubTransport(routes: ["/episodes": StubResponse(body: wrapped)]))
 
 let loadFailure = await webserviceError { try await webservice.load(episodesByHand) }
-check(loadFailure.underlyingError is JSONResourceError, "the JSON error is the WebserviceError's underlying error")
+check(loadFailure.underlyingError is DecodingError, "the parse's error is the WebserviceError's underlying error")
 check(loadFailure.body == wrapped, "the offending body is kept for the log")
 
 allChecksPassed("JSON")

@@ -19,3 +19,11 @@ extension DecodingError {
         }
     }
 }
+
+extension DecodingError {
+    /// The error every built-in format's parse throws when the body as a whole is not what the format promises:
+    /// `dataCorrupted` at the top level, with `reason` as its description.
+    static func corruptedBody(_ reason: String, underlying: (any Error)? = nil) -> DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: reason, underlyingError: underlying))
+    }
+}
