@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks that a page's claim holds: prints it with a check mark, or prints what failed and where, then exits
-/// with status 1 so `.ci/playgrounds.sh` fails.
+/// with status 1 so `Scripts/playgrounds.sh` fails.
 ///
 /// ```swift
 /// check(episodes.count == 2, "the fixture holds two episodes")
@@ -31,7 +31,7 @@ public func fail(_ message: String, file: StaticString = #filePath, line: UInt =
     exit(1)
 }
 
-/// Prints the page's closing line, `<page>: all checks passed (<n> checks)`, which `.ci/playgrounds.sh` looks for.
+/// Prints the page's closing line, `<page>: all checks passed (<n> checks)`, which `Scripts/playgrounds.sh` looks for.
 ///
 /// A page that ran no ``check(_:_:file:line:)`` fails instead: it would prove nothing.
 ///

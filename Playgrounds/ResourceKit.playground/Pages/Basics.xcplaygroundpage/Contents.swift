@@ -5,7 +5,7 @@
 //: an `A`. Building a resource does no I/O. Only `Webservice` goes to the network.
 //:
 //: > To run these pages in Xcode, open the package (`Package.swift`) first and then this playground, so that
-//: > `import ResourceKit` finds the library that the active scheme builds. On Linux, run `.ci/playgrounds.sh`.
+//: > `import ResourceKit` finds the library that the active scheme builds. On Linux, run `Scripts/playgrounds.sh`.
 //:
 //: No page touches the internet. They load through `StubTransport`, a fake network defined in the playground's
 //: `Sources` folder, together with the `Episode` model and the `check` helper that verifies each claim.
