@@ -7,18 +7,10 @@ import PackageDescription
 let package = Package(
     name: "IntegrationTests",
     platforms: [.macOS(.v14)],
-    traits: [
-        .trait(
-            name: "AsyncHTTPClient",
-            description: "Runs the suite and the demo with ResourceKit's AsyncHTTPClientTransport, not URLSession."
-        )
-    ],
     dependencies: [
-        .package(
-            name: "ResourceKit",
-            path: "..",
-            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))]
-        ),
+        // With its AsyncHTTPClient trait, so that the suite runs every test with each transport, side by side.
+        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
@@ -44,6 +36,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]

@@ -8,16 +8,6 @@ public struct Account: Codable, Sendable, Equatable {
     /// Whether the account has a subscription.
     public var subscriber: Bool
 
-    /// Creates an account.
-    ///
-    /// - Parameters:
-    ///   - name: The account holder's name.
-    ///   - subscriber: Whether the account has a subscription.
-    public init(name: String, subscriber: Bool) {
-        self.name = name
-        self.subscriber = subscriber
-    }
-
     /// The account the token belongs to: `GET /account` with `Authorization: Bearer <token>`.
     ///
     /// - Parameters:

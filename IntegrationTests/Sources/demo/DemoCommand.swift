@@ -12,7 +12,7 @@ enum DemoCommand: Equatable {
     case remote(URL)
 
     static let usage = """
-        Usage: demo [BASE-URL | --serve [PORT] | --help]
+        Usage: demo [--transport url-session | async-http-client] [BASE-URL | --serve [PORT] | --help]
 
         Loads the Episodes API with ResourceKit and the SwiftTalk models, and checks every answer.
 
@@ -20,6 +20,9 @@ enum DemoCommand: Equatable {
           demo http://127.0.0.1:8080    talk to an Episodes server already running there
           demo --serve [PORT]           only run the embedded server, until Ctrl-C (port 0, the default, is any)
           demo --help                   show this help
+
+          --transport async-http-client loads with ResourceKit's AsyncHTTPClientTransport; url-session, the
+                                        default, with its URLSession transport
 
         Exits with 0 when every request behaved as expected, and 1 otherwise.
         """
@@ -63,6 +66,29 @@ enum DemoCommand: Equatable {
             throw UsageError(message: "\"\(argument)\" is not an http:// or https:// URL such as http://127.0.0.1:8080")
         }
         return url
+    }
+}
+
+/// The ResourceKit transport the demo loads with: `--transport url-session` (the default) or
+/// `--transport async-http-client`.
+enum DemoTransport: String {
+    case urlSession = "url-session"
+    case asyncHTTPClient = "async-http-client"
+
+    /// Takes `--transport NAME` out of `arguments`: the transport it names, or `URLSession` without one, and the
+    /// other arguments.
+    ///
+    /// - Throws: A ``UsageError`` when the option names no transport.
+    static func take(from arguments: [String]) throws(UsageError) -> (DemoTransport, [String]) {
+        guard let option = arguments.firstIndex(of: "--transport") else { return (.urlSession, arguments) }
+        let names = "url-session or async-http-client"
+        guard option + 1 < arguments.count else { throw UsageError(message: "--transport takes \(names)") }
+        guard let transport = DemoTransport(rawValue: arguments[option + 1]) else {
+            throw UsageError(message: "unknown transport \"\(arguments[option + 1])\": expected \(names)")
+        }
+        var others = arguments
+        others.removeSubrange(option...option + 1)
+        return (transport, others)
     }
 }
 

@@ -16,8 +16,11 @@ func printError(_ message: String) {
 /// Runs the demo and returns the exit code: 0 when every step behaved as expected.
 func runDemo(arguments: [String]) async -> Int32 {
     let command: DemoCommand
+    let transport: DemoTransport
     do {
-        command = try DemoCommand(arguments: arguments)
+        let others: [String]
+        (transport, others) = try DemoTransport.take(from: arguments)
+        command = try DemoCommand(arguments: others)
     } catch {
         printError("\(error.message). Run demo --help for usage.")
         return 1
@@ -45,7 +48,7 @@ func runDemo(arguments: [String]) async -> Int32 {
         print("ResourceKit demo — Episodes API at \(baseURL.absoluteString)")
     }
 
-    var tour = Tour(baseURL: baseURL, webservice: makeWebservice())
+    var tour = Tour(baseURL: baseURL, webservice: makeWebservice(transport))
     let reachable = await tour.run()
     await server?.stop()
 
@@ -80,14 +83,15 @@ func serve(port: Int) async -> Int32 {
 exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
 
 /// The demo's web service: ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a
-/// silent host fails fast; with the package's `AsyncHTTPClient` trait, `AsyncHTTPClientTransport` with its own.
-private func makeWebservice() -> Webservice {
-    #if AsyncHTTPClient
-        print("(transport: AsyncHTTPClient)")
-        return Webservice(transport: AsyncHTTPClientTransport())
-    #else
+/// silent host fails fast, or `AsyncHTTPClientTransport` with its own.
+private func makeWebservice(_ transport: DemoTransport) -> Webservice {
+    switch transport {
+    case .urlSession:
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         return Webservice(configuration: configuration)
-    #endif
+    case .asyncHTTPClient:
+        print("(transport: AsyncHTTPClient)")
+        return Webservice(transport: AsyncHTTPClientTransport())
+    }
 }

@@ -11,14 +11,14 @@ import Testing
         #"Digest realm="episodes", nonce="7a3f", qop="auth""#,
     ]
 
-    @Test(arguments: transportNames, challenges)
-    func challengeArrivesAsA401WithItsBody(transport: String, challenge: String) async throws {
+    @Test(arguments: TransportKind.allCases, challenges)
+    func challengeArrivesAsA401WithItsBody(kind: TransportKind, challenge: String) async throws {
         try await withServer { base in
             var account = Resource<[String: String]>(get: base / "faults/unauthorized")
             account.queryItems = [URLQueryItem(name: "challenge", value: challenge)]
             account.timeout = 30  // only so that a regression fails instead of hanging; the 401 arrives at once
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice(transport).load(account)
+                try await kind.webservice().load(account)
             }
             #expect(error.statusCode == 401, "\(error)")
             #expect(error.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)

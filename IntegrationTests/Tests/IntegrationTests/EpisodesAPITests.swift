@@ -7,19 +7,21 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Every public initializer and method of ResourceKit, over real HTTP to the Episodes service, through the default
-/// `URLSession` transport.
+/// Every public initializer and method of ResourceKit, over real HTTP to the Episodes service, with each transport.
 @Suite(.timeLimit(.minutes(1))) struct EpisodesAPITests {
-    @Test func decodableGetLoadsTheEpisodeList() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func decodableGetLoadsTheEpisodeList(kind: TransportKind) async throws {
         try await withServer { base in
-            let episodes = try await webservice.load(Episode.all(at: base))
+            let episodes = try await kind.webservice().load(Episode.all(at: base))
             #expect(episodes.map(\.number) == [1, 2, 3])
             #expect(episodes.allSatisfy { $0.url.absoluteString.hasPrefix(base.absoluteString) })
         }
     }
 
-    @Test func modelResourcesFollowTheServersLinks() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func modelResourcesFollowTheServersLinks(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let first = try #require(try await webservice.load(Episode.all(at: base)).first)
             #expect(try await webservice.load(Episode.one(id: first.id, at: base)) == first)
             let media = try await webservice.load(first.media)
@@ -27,8 +29,10 @@ import Testing
         }
     }
 
-    @Test func encodableBodiesCreateReplaceAndUpdate() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func encodableBodiesCreateReplaceAndUpdate(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let created = try await webservice.load(
                 Episode.create(EpisodeDraft(title: "Tiny Networking", synopsis: "Resources as values"), at: base))
             #expect(created.title == "Tiny Networking")
@@ -47,8 +51,10 @@ import Testing
         }
     }
 
-    @Test func deleteWithAVoidResourceAndThenTheEpisodeIsGone() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func deleteWithAVoidResourceAndThenTheEpisodeIsGone(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let episode = try await webservice.load(Episode.one(id: "2", at: base))
             try await webservice.load(episode.delete)
             let error = try await #require(throws: WebserviceError.self) {
@@ -58,26 +64,29 @@ import Testing
         }
     }
 
-    @Test func rawBodyMethodSendsTheBytesUnchanged() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func rawBodyMethodSendsTheBytesUnchanged(kind: TransportKind) async throws {
         try await withServer { base in
             let body = Data(#"{"title": "Raw", "synopsis": "Bytes as they are"}"#.utf8)
             let resource = Resource<Episode>(url: base / "episodes/1", method: .put(body))
-            let replaced = try await webservice.load(resource)
+            let replaced = try await kind.webservice().load(resource)
             #expect(replaced.title == "Raw")
         }
     }
 
-    @Test func jsonSerializationResourceShapesTheJSON() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func jsonSerializationResourceShapesTheJSON(kind: TransportKind) async throws {
         try await withServer { base in
             let titles = Resource<[String]>(
                 url: base / "episodes",
                 parseJSON: { json in (json as? [[String: Any]])?.compactMap { $0["title"] as? String } })
-            let loaded = try await webservice.load(titles)
+            let loaded = try await kind.webservice().load(titles)
             #expect(loaded.count == 3)
         }
     }
 
-    @Test func responseAwareParseReadsTheLocationOfACreatedEpisode() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func responseAwareParseReadsTheLocationOfACreatedEpisode(kind: TransportKind) async throws {
         try await withServer { base in
             let body = try JSONEncoder().encode(EpisodeDraft(title: "Located", synopsis: "Where?"))
             let location = Resource<String?>(
@@ -85,20 +94,23 @@ import Testing
                 method: .post(body),
                 headers: ["Content-Type": "application/json"],
                 parseResponse: { _, response in response?.value(forHTTPHeaderField: "Location") })
-            let path = try #require(try await webservice.load(location))
+            let path = try #require(try await kind.webservice().load(location))
             #expect(path.hasSuffix("/episodes/4"))
         }
     }
 
-    @Test func mapComposesOverTheNetwork() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func mapComposesOverTheNetwork(kind: TransportKind) async throws {
         try await withServer { base in
-            let count = try await webservice.load(Episode.all(at: base).map(\.count))
+            let count = try await kind.webservice().load(Episode.all(at: base).map(\.count))
             #expect(count == 3)
         }
     }
 
-    @Test func bearerTokenIsSentAndAWrongOneIsATypedError() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func bearerTokenIsSentAndAWrongOneIsATypedError(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let account = try await webservice.load(Account.current(at: base, token: "swift-talk-token"))
             #expect(account.name == "Chris")
             let error = try await #require(throws: WebserviceError.self) {
@@ -110,10 +122,11 @@ import Testing
         }
     }
 
-    @Test func notFoundBecomesTheAPIsOwnTypedError() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func notFoundBecomesTheAPIsOwnTypedError(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(Episode.one(id: "99", at: base).decodingErrors(as: APIError.self))
+                try await kind.webservice().load(Episode.one(id: "99", at: base).decodingErrors(as: APIError.self))
             }
             guard case .serverError(let apiError as APIError, 404, _, let body) = error else {
                 Issue.record("expected serverError(APIError, 404), got \(error)")
@@ -124,7 +137,8 @@ import Testing
         }
     }
 
-    @Test func queryItemsArriveExactlyAsSet() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func queryItemsArriveExactlyAsSet(kind: TransportKind) async throws {
         try await withServer { base in
             struct Echo: Decodable {
                 var raw: String
@@ -133,17 +147,18 @@ import Testing
             var resource = Resource<Echo>(get: base / "faults/query")
             let values = ["C++ & Swift = fun", "a+b", "naïve 東京", "100%", ""]
             resource.queryItems = values.map { URLQueryItem(name: "q", value: $0) }
-            let echo = try await webservice.load(resource)
+            let echo = try await kind.webservice().load(resource)
             #expect(echo.items == values.map { ["q", $0] })
             #expect(!echo.raw.contains("+"))
         }
     }
 
-    @Test func widerAcceptableStatusCodesAcceptA304() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func widerAcceptableStatusCodesAcceptA304(kind: TransportKind) async throws {
         try await withServer { base in
             var resource = bytes(base / "faults/status/304")
             resource.acceptableStatusCodes = 200..<400
-            let body = try await webservice.load(resource)
+            let body = try await kind.webservice().load(resource)
             #expect(body.isEmpty)
         }
     }

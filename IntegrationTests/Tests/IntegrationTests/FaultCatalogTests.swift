@@ -12,22 +12,24 @@ import Testing
 ///
 /// The suite's time limit proves that none of them hangs; running at all proves that none crashes.
 @Suite(.timeLimit(.minutes(1))) struct FaultCatalogTests {
-    @Test func connectionRefusedIsCannotConnectToHost() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func connectionRefusedIsCannotConnectToHost(kind: TransportKind) async throws {
         // Start a server, note its port, stop it: nothing listens there any more.
         let server = try await EpisodesServer.start()
         let base = server.baseURL
         await server.stop()
         let error = try await #require(throws: WebserviceError.self) {
-            try await webservice.load(Episode.all(at: base))
+            try await kind.webservice().load(Episode.all(at: base))
         }
         #expect(error.urlError?.code == .cannotConnectToHost)
         #expect(error.statusCode == nil)
     }
 
-    @Test func connectionClosedMidBodyIsATransportError() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func connectionClosedMidBodyIsATransportError(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(bytes(base / "faults/close-mid-body"))
+                try await kind.webservice().load(bytes(base / "faults/close-mid-body"))
             }
             // Linux's URLSession reports curl's "transfer closed with N bytes remaining" as URLError -1 (unknown),
             // Apple's as .networkConnectionLost.
@@ -37,54 +39,55 @@ import Testing
         }
     }
 
-    @Test func contentLengthLongerThanTheBodyTimesOut() async throws {
+    /// A response that never ends: a `Content-Length` longer than the body, or informational (1xx) responses, which a
+    /// client must wait past, without a final one.
+    @Test(arguments: TransportKind.allCases, ["faults/short-body", "faults/status/102", "faults/status/103"])
+    func responseThatNeverEndsTimesOutAtTheResourceTimeout(kind: TransportKind, path: String) async throws {
         try await withServer { base in
-            var resource = bytes(base / "faults/short-body")
+            var resource = bytes(base / path)
             resource.timeout = 1
-            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(resource) }
             #expect(error.urlError?.code == .timedOut)
         }
     }
 
-    @Test func headersThatNeverArriveTripTheSessionsIdleTimeout() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func headersThatNeverArriveTripTheIdleTimeout(kind: TransportKind) async throws {
         try await withServer { base in
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = 1
-            let impatient = Webservice(configuration: configuration)
-            let error = try await #require(throws: WebserviceError.self) {
-                try await impatient.load(bytes(base / "faults/stall?ms=30000"))
+            try await kind.withWebservice(idleTimeout: 1) { impatient in
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await impatient.load(bytes(base / "faults/stall?ms=30000"))
+                }
+                #expect(error.urlError?.code == .timedOut)
             }
-            #expect(error.urlError?.code == .timedOut)
         }
     }
 
-    @Test func trickleOutlastsTheIdleTimeoutButNotTheResourceTimeout() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func trickleOutlastsTheIdleTimeoutButNotTheResourceTimeout(kind: TransportKind) async throws {
         try await withServer { base in
             // Twelve bytes, one every 300 ms: 3.6 s in all, but no gap comes near the 2 s idle timeout (a margin wide
-            // enough for a machine busy with other tests), so the session lets it finish.
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = 2
-            configuration.timeoutIntervalForResource = 2  // ignored on Linux, as this test shows
-            let impatient = Webservice(configuration: configuration)
+            // enough for a machine busy with other tests), so the transport lets it finish.
             let trickle = Resource<String>(get: base / "faults/trickle?bytes=12&ms=300")
-            #if canImport(FoundationNetworking)
-                #expect(try await impatient.load(trickle) == "xxxxxxxxxx")
-            #endif
+            try await kind.withWebservice(idleTimeout: 2) { impatient in
+                let text = try await impatient.load(trickle)
+                #expect(text == "xxxxxxxxxx")
+            }
 
             // The resource's timeout bounds the whole request, on every platform.
             var bounded = trickle
             bounded.timeout = 1
-            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(bounded) }
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(bounded) }
             #expect(error.urlError?.code == .timedOut)
             #expect("\(error)".contains("timeout of 1.0 s"))
         }
     }
 
-    @Test(arguments: [400, 401, 403, 404, 409, 422, 429, 500, 502, 503])
-    func errorStatusesKeepTheirJSONBody(statusCode: Int) async throws {
+    @Test(arguments: TransportKind.allCases, [400, 401, 403, 404, 409, 422, 429, 500, 502, 503])
+    func errorStatusesKeepTheirJSONBody(kind: TransportKind, statusCode: Int) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(bytes(base / "faults/status/\(statusCode)"))
+                try await kind.webservice().load(bytes(base / "faults/status/\(statusCode)"))
             }
             guard case .unacceptableStatus(statusCode, let headers, let body) = error else {
                 Issue.record("expected unacceptableStatus(\(statusCode)), got \(error)")
@@ -97,18 +100,20 @@ import Testing
         }
     }
 
-    @Test(arguments: [300, 304])
-    func redirectionStatusWithoutALocationIsUnacceptable(statusCode: Int) async throws {
+    @Test(arguments: TransportKind.allCases, [300, 304])
+    func redirectionStatusWithoutALocationIsUnacceptable(kind: TransportKind, statusCode: Int) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(bytes(base / "faults/status/\(statusCode)"))
+                try await kind.webservice().load(bytes(base / "faults/status/\(statusCode)"))
             }
             #expect(error.statusCode == statusCode)
         }
     }
 
-    @Test func emptyBodyWithA200IsAParsingErrorForJSONButFineForVoid() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func emptyBodyWithA200IsAParsingErrorForJSONButFineForVoid(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let error = try await #require(throws: WebserviceError.self) {
                 try await webservice.load(Resource<[Episode]>(get: base / "faults/empty"))
             }
@@ -122,8 +127,10 @@ import Testing
         }
     }
 
-    @Test func noContentLoadsAVoidResource() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func noContentLoadsAVoidResource(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let resource = Resource<Void>(url: base / "faults/no-content", parse: { _ in })
             try await webservice.load(resource)
             let error = try await #require(throws: WebserviceError.self) {
@@ -134,20 +141,22 @@ import Testing
         }
     }
 
-    @Test func malformedJSONIsAParsingErrorWithTheBody() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func malformedJSONIsAParsingErrorWithTheBody(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(Resource<Episode>(get: base / "faults/malformed-json"))
+                try await kind.webservice().load(Resource<Episode>(get: base / "faults/malformed-json"))
             }
             #expect(error.underlyingError is DecodingError)
             #expect(error.body.map { String(decoding: $0, as: UTF8.self) } == #"{"id": "1", "title": "#)
         }
     }
 
-    @Test func htmlInsteadOfJSONIsAParsingErrorThatShowsTheContentType() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func htmlInsteadOfJSONIsAParsingErrorThatShowsTheContentType(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(Resource<[Episode]>(get: base / "faults/html"))
+                try await kind.webservice().load(Resource<[Episode]>(get: base / "faults/html"))
             }
             #expect(error.statusCode == 200)
             #expect(error.underlyingError is DecodingError)
@@ -155,43 +164,36 @@ import Testing
         }
     }
 
-    @Test func redirectLoopIsTooManyRedirects() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func redirectLoopIsTooManyRedirects(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(bytes(base / "faults/redirect-loop"))
+                try await kind.webservice().load(bytes(base / "faults/redirect-loop"))
             }
             #expect(error.urlError?.code == .httpTooManyRedirects)
         }
     }
 }
 
-/// Informational (1xx) responses, which a client must wait past, and the uploads that trigger `100 Continue`.
+/// Uploads large enough for an `Expect: 100-continue` handshake, whose interim response a client must wait past.
 @Suite(.timeLimit(.minutes(1))) struct InterimResponseAndUploadTests {
-    @Test(arguments: [102, 103])
-    func informationalResponseWithoutAFinalOneEndsAtTheTimeout(statusCode: Int) async throws {
-        try await withServer { base in
-            var resource = bytes(base / "faults/status/\(statusCode)")
-            resource.timeout = 1
-            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
-            #expect(error.urlError?.code == .timedOut)
-        }
-    }
-
-    @Test func largeUploadIsSentWholeWhateverTheExpectContinueHandshake() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func largeUploadIsSentWholeWhateverTheExpectContinueHandshake(kind: TransportKind) async throws {
         try await withServer { base in
             // curl asks `Expect: 100-continue` before large bodies; the server's interim 100 must not confuse load.
             let synopsis = String(repeating: "s", count: 1_500_000)  // under the server's 2 MB upload limit
-            let created = try await webservice.load(
+            let created = try await kind.webservice().load(
                 Episode.create(EpisodeDraft(title: "Big", synopsis: synopsis), at: base))
             #expect(created.synopsis.count == synopsis.count)
         }
     }
 
-    @Test func uploadOverTheServersLimitIsA413WithItsJSONBody() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func uploadOverTheServersLimitIsA413WithItsJSONBody(kind: TransportKind) async throws {
         try await withServer { base in
             let draft = EpisodeDraft(title: "Huge", synopsis: String(repeating: "s", count: 3_000_000))
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(Episode.create(draft, at: base).decodingErrors(as: APIError.self))
+                try await kind.webservice().load(Episode.create(draft, at: base).decodingErrors(as: APIError.self))
             }
             #expect(error.statusCode == 413)
             #expect((error.underlyingError as? APIError)?.error == "content_too_large")

@@ -20,13 +20,14 @@ import Testing
         "X-JWT-Assertion": "x-jwt-assertion-secret",
     ]
 
-    @Test(arguments: ["5000000000", "4000000000"])
-    func contentLengthThatLiesDoesNotCrashTheClient(announced: String) async throws {
-        try await inChildProcess {
+    @Test(arguments: TransportKind.allCases, ["5000000000", "4000000000"])
+    func contentLengthThatLiesDoesNotCrashTheClient(kind: TransportKind, announced: String) async throws {
+        try await inChildProcess(case: kind, announced) {
             try await withServer { base in
                 let before = try #require(processMemory("VmRSS"))
                 let error = try await #require(throws: WebserviceError.self) {
-                    try await webservice.load(bytes(base / "faults/lying-length?announce=\(announced)&bytes=4096"))
+                    try await kind.webservice().load(
+                        bytes(base / "faults/lying-length?announce=\(announced)&bytes=4096"))
                 }
                 // The truncated body is a lost connection; AsyncHTTPClient refuses to gather more than 4 GB at all.
                 let refusedUpFront: Bool
@@ -43,74 +44,67 @@ import Testing
         }
     }
 
-    @Test(arguments: [302, 307])
-    func credentialsOfAnyNameStayOnTheirOrigin(status: Int) async throws {
-        let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
-        try await withServer { base in
+    @Test(arguments: TransportKind.allCases, [302, 307])
+    func credentialsOfAnyNameStayOnTheirOrigin(kind: TransportKind, status: Int) async throws {
+        try await withTwoServers { base, other in
             var redirect = Resource<[String: String]>(
                 get: base / "faults/redirect",
                 headers: Self.oddlyNamedCredentials.merging(["Accept-Language": "de"]) { $1 })
             redirect.queryItems = [
-                URLQueryItem(name: "to", value: (other.baseURL / "faults/headers").absoluteString),
+                URLQueryItem(name: "to", value: (other / "faults/headers").absoluteString),
                 URLQueryItem(name: "status", value: "\(status)"),
             ]
-            let received = try await webservice.load(redirect)
+            let received = try await kind.webservice().load(redirect)
             for name in Self.oddlyNamedCredentials.keys {
                 #expect(received[name.lowercased()] == nil, "\(name) reached the other origin")
             }
             #expect(received["accept-language"] == "de", "harmless fields still follow")
             #expect(received["accept"] == "application/json")
         }
-        await other.stop()
     }
 
-    @Test func redirectToAFileIsNotFollowed() async throws {
+    @Test(arguments: TransportKind.allCases) func redirectToAFileIsNotFollowed(kind: TransportKind) async throws {
         try await withServer { base in
             var redirect = bytes(base / "faults/redirect")
             redirect.queryItems = [URLQueryItem(name: "to", value: "file:///etc/hostname")]
-            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(redirect) }
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(redirect) }
             // The server answers, never the file: the redirect itself (302), or, where Linux's URLSession reads the
             // location as a path on the same server, that server's 404.
             #expect([302, 404].contains(error.statusCode), "got \(error)")
         }
     }
 
-    @Test func headersDeclaredSafeFollowACrossOriginRedirect() async throws {
-        let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
-        try await withServer { base in
+    @Test(arguments: TransportKind.allCases)
+    func headersDeclaredSafeFollowACrossOriginRedirect(kind: TransportKind) async throws {
+        try await withTwoServers { base, other in
             var redirect = Resource<[String: String]>(
                 get: base / "faults/redirect", headers: ["X-Request-ID": "42", "X-Auth": "x-auth-secret"])
-            redirect.queryItems = [URLQueryItem(name: "to", value: (other.baseURL / "faults/headers").absoluteString)]
-            #if AsyncHTTPClient
-                var transport = AsyncHTTPClientTransport()
-                transport.crossOriginSafeHeaders = ["x-request-id"]
-                let service = Webservice(transport: transport)
-            #else
-                let service = Webservice(configuration: .ephemeral, crossOriginSafeHeaders: ["X-Request-ID"])
-            #endif
+            redirect.queryItems = [URLQueryItem(name: "to", value: (other / "faults/headers").absoluteString)]
+            let service = kind.webservice(crossOriginSafeHeaders: ["X-Request-ID"])
             let received = try await service.load(redirect)
             #expect(received["x-request-id"] == "42")
             #expect(received["x-auth"] == nil)
         }
-        await other.stop()
     }
 
-    @Test func failedLoadShowsNoCredentialInAnyTextualForm() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func failedLoadShowsNoCredentialInAnyTextualForm(kind: TransportKind) async throws {
         // Port 1 on loopback refuses the connection at once.
         let url = try #require(
             URL(string: "http://alice:pa55word-secret@127.0.0.1:1/episodes?access_token=t0ken-secret&q=1"))
         var resource = bytes(url)
         resource.headers = ["X-Auth": "x-auth-secret", "Authorization": "Bearer bearer-secret"]
-        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(resource) }
         #expect(error.urlError?.code == .cannotConnectToHost)
         expectNoSecret(in: error, ["pa55word-secret", "t0ken-secret", "x-auth-secret", "bearer-secret"])
     }
 
-    @Test func headerValueWithALineBreakIsRefusedWithoutShowingIt() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func headerValueWithALineBreakIsRefusedWithoutShowingIt(kind: TransportKind) async throws {
         try await withServer { base in
             var resource = bytes(base / "faults/headers")
             resource.headers = ["X-Token": "t0ken-secret\r\nX-Injected: 1"]
-            let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(resource) }
             guard case .encoding(let reason) = error else {
                 Issue.record("expected .encoding, got \(error)")
                 return
@@ -120,8 +114,10 @@ import Testing
         }
     }
 
-    @Test func defaultUserAgentIsSentUnlessTheCallerSetsOne() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func defaultUserAgentIsSentUnlessTheCallerSetsOne(kind: TransportKind) async throws {
         try await withServer { base in
+            let webservice = kind.webservice()
             let sent = try await webservice.load(Resource<[String: String]>(get: base / "faults/headers"))
             #expect(sent["user-agent"]?.hasPrefix("ResourceKit/") == true, "\(sent["user-agent"] ?? "none")")
             let own = Resource<[String: String]>(get: base / "faults/headers", headers: ["User-Agent": "SwiftTalk/2"])
@@ -129,28 +125,27 @@ import Testing
         }
     }
 
-    #if !AsyncHTTPClient
-        @Test func userAgentOfTheSessionConfigurationWins() async throws {
-            try await withServer { base in
-                let configuration = URLSessionConfiguration.ephemeral
-                configuration.httpAdditionalHeaders = ["User-Agent": "SwiftTalk/3"]
-                let sent = try await Webservice(configuration: configuration)
-                    .load(Resource<[String: String]>(get: base / "faults/headers"))
-                #expect(sent["user-agent"] == "SwiftTalk/3")
-            }
+    @Test func userAgentOfTheSessionConfigurationWins() async throws {
+        try await withServer { base in
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["User-Agent": "SwiftTalk/3"]
+            let sent = try await Webservice.urlSession(configuration)
+                .load(Resource<[String: String]>(get: base / "faults/headers"))
+            #expect(sent["user-agent"] == "SwiftTalk/3")
         }
-    #endif
+    }
 
-    @Test func bodyInAnEncodingTheTransportCannotDecodeNamesTheEncoding() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func bodyInAnEncodingTheTransportCannotDecodeNamesTheEncoding(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(Resource<[String: String]>(get: base / "faults/encoded?encoding=br"))
+                try await kind.webservice().load(Resource<[String: String]>(get: base / "faults/encoded?encoding=br"))
             }
             #expect(error.urlError?.code == .cannotDecodeContentData, "\(error)")
             #expect(error.description.contains("Content-Encoding"), "\(error)")
-            #if AsyncHTTPClient
+            if kind == .asyncHTTPClient {
                 #expect(error.description.contains(#""br""#), "\(error)")
-            #endif
+            }
         }
     }
 

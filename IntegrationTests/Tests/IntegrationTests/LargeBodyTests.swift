@@ -9,9 +9,10 @@ extension MemoryHungryTests {
     @Suite(.timeLimit(.minutes(1))) struct LargeBodyTests {
         private static let megabyte = 1_048_576
 
-        @Test func fiftyMegabyteBodyArrivesWholeThroughTheTransportUnderTest() async throws {
+        @Test(arguments: TransportKind.allCases)
+        func fiftyMegabyteBodyArrivesWholeThroughTheTransportUnderTest(kind: TransportKind) async throws {
             try await withServer { base in
-                let data = try await webservice.load(bytes(base / "faults/large?megabytes=50"))
+                let data = try await kind.webservice().load(bytes(base / "faults/large?megabytes=50"))
                 #expect(data.count == 50 * 1_048_576)
                 let mismatch = data.withUnsafeBytes { buffer in
                     buffer.indices.first { buffer[$0] != UInt8($0 % 251) }
@@ -20,12 +21,14 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: transportNames) func announcedBodyOverTheLimitIsRefused(transport: String) async throws {
+        @Test(arguments: TransportKind.allCases) func announcedBodyOverTheLimitIsRefused(kind: TransportKind)
+            async throws
+        {
             try await withServer { base in
                 var large = bytes(base / "faults/large?megabytes=64")
                 large.maxBodySize = Self.megabyte
                 let error = try await #require(throws: WebserviceError.self) {
-                    try await webservice(transport).load(large)
+                    try await kind.webservice().load(large)
                 }
                 guard case .bodyTooLarge(let limit) = error else {
                     Issue.record("expected bodyTooLarge, got \(error)")
@@ -35,7 +38,9 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: transportNames) func streamedBodyOverTheLimitIsAbandonedWithoutBeingHeld(transport: String)
+        @Test(arguments: TransportKind.allCases) func streamedBodyOverTheLimitIsAbandonedWithoutBeingHeld(
+            kind: TransportKind
+        )
             async throws
         {
             // Two gigabytes without a Content-Length, at about 50 MB/s (a fast real network): only stopping early keeps
@@ -46,7 +51,7 @@ extension MemoryHungryTests {
                 endless.maxBodySize = Self.megabyte
                 let before = try #require(processMemory("VmRSS"))
                 let error = try await #require(throws: WebserviceError.self) {
-                    try await webservice(transport).load(endless)
+                    try await kind.webservice().load(endless)
                 }
                 let peak = try #require(processMemory("VmHWM"))
                 guard case .bodyTooLarge(let limit) = error else {
@@ -58,34 +63,34 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: transportNames) func bodyWithinTheLimitArrivesWhole(transport: String) async throws {
+        @Test(arguments: TransportKind.allCases) func bodyWithinTheLimitArrivesWhole(kind: TransportKind) async throws {
             try await withServer { base in
                 for chunked in [0, 1] {
                     var large = bytes(base / "faults/large?megabytes=2&chunked=\(chunked)")
                     large.maxBodySize = 2 * Self.megabyte
-                    let body = try await webservice(transport).load(large)
+                    let body = try await kind.webservice().load(large)
                     #expect(body.count == 2 * Self.megabyte)
                     #expect(body.last == UInt8((2 * Self.megabyte - 1) % 251))
                 }
             }
         }
 
-        @Test(arguments: transportNames) func limitedLoadStillDropsCredentialsOnACrossOriginRedirect(transport: String)
+        @Test(arguments: TransportKind.allCases) func limitedLoadStillDropsCredentialsOnACrossOriginRedirect(
+            kind: TransportKind
+        )
             async throws
         {
             // URLSession enforces the limit with a task delegate; redirects must still go through the session's.
-            let other = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
-            try await withServer { base in
+            try await withTwoServers { base, other in
                 let headers = ["Authorization": "Bearer swift-talk-token"]
                 var redirect = Resource<[String: String]>(get: base / "faults/redirect", headers: headers)
-                let target = (other.baseURL / "faults/headers").absoluteString
+                let target = (other / "faults/headers").absoluteString
                 redirect.queryItems = [URLQueryItem(name: "to", value: target)]
                 redirect.maxBodySize = Self.megabyte
-                let received = try await webservice(transport).load(redirect)
+                let received = try await kind.webservice().load(redirect)
                 #expect(received["authorization"] == nil)
                 #expect(received["accept"] == "application/json")
             }
-            await other.stop()
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// 10 000 requests, 64 in flight, through the default transport: every response matched to its request, none lost,
+/// 10 000 requests, 64 in flight, with each transport: every response matched to its request, none lost,
 /// and resident memory reported before and after.
 extension MemoryHungryTests {
     @Suite(.timeLimit(.minutes(3))) struct LoadTests {
@@ -14,19 +14,21 @@ extension MemoryHungryTests {
             var id: String
         }
 
-        @Test func tenThousandRequestsSixtyFourInFlightAllMatched() async throws {
+        @Test(arguments: TransportKind.allCases)
+        func tenThousandRequestsSixtyFourInFlightAllMatched(kind: TransportKind) async throws {
             try await withServer { base in
                 let total = 10_000
                 let inFlight = 64
+                let webservice = kind.webservice()
                 // Warm up: open the connections and let the allocator settle before measuring memory.
-                _ = try await load(count: 256, inFlight: inFlight, base: base)
+                _ = try await load(webservice, count: 256, inFlight: inFlight, base: base)
                 let residentBefore = residentMemory()
 
                 // Two halves, so a leak shows as growth in the second half too, not only as a warm-up plateau.
                 let start = ContinuousClock.now
-                var results = try await load(count: total / 2, inFlight: inFlight, base: base)
+                var results = try await load(webservice, count: total / 2, inFlight: inFlight, base: base)
                 let residentHalfway = residentMemory()
-                results += try await load(count: total / 2, inFlight: inFlight, base: base)
+                results += try await load(webservice, count: total / 2, inFlight: inFlight, base: base)
                 let elapsed = ContinuousClock.now - start
                 let residentAfter = residentMemory()
 
@@ -51,9 +53,11 @@ extension MemoryHungryTests {
             }
         }
 
-        /// Loads `/echo?id=N` for N in 0..<count, keeping `inFlight` loads running; returns each id with the one the
+        /// Loads `/echo?id=N` for N in 0..<count with `webservice`, keeping `inFlight` loads running; returns each id with the one the
         /// server echoed in the body, checked against the echo header too.
-        private func load(count: Int, inFlight: Int, base: URL) async throws -> [(asked: String, answered: String)] {
+        private func load(_ webservice: Webservice, count: Int, inFlight: Int, base: URL) async throws -> [(
+            asked: String, answered: String
+        )] {
             try await withThrowingTaskGroup(of: (String, String).self) { group in
                 var results: [(asked: String, answered: String)] = []
                 results.reserveCapacity(count)

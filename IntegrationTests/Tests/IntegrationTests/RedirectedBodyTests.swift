@@ -13,39 +13,39 @@ import Testing
         var body: String
     }
 
-    @Test(arguments: transportNames, [307, 308])
-    func postRedirectedWithItsMethodKeepsItsBody(transport: String, status: Int) async throws {
+    @Test(arguments: TransportKind.allCases, [307, 308])
+    func postRedirectedWithItsMethodKeepsItsBody(kind: TransportKind, status: Int) async throws {
         try await withServer { base in
             let draft = #"{"title": "Draft"}"#
             var post = Resource<Echo>(url: base / "faults/redirect", method: .post(Data(draft.utf8)))
             post.queryItems = [
                 URLQueryItem(name: "to", value: "/faults/body"), .init(name: "status", value: "\(status)"),
             ]
-            let echo = try await webservice(transport).load(post)
+            let echo = try await kind.webservice().load(post)
             #expect(echo.method == "POST")
             #expect(echo.body == draft)
             #expect(echo.contentLength == "\(draft.utf8.count)")
         }
     }
 
-    @Test(arguments: transportNames)
-    func bodyFollowsAChainOfRedirects(transport: String) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func bodyFollowsAChainOfRedirects(kind: TransportKind) async throws {
         try await withServer { base in
             let draft = #"{"title": "Draft"}"#
             let last = "/faults/redirect?status=308&to=/faults/body"
             var post = Resource<Echo>(url: base / "faults/redirect", method: .post(Data(draft.utf8)))
             post.queryItems = [URLQueryItem(name: "to", value: last), .init(name: "status", value: "307")]
-            let echo = try await webservice(transport).load(post)
+            let echo = try await kind.webservice().load(post)
             #expect(echo.body == draft)
         }
     }
 
-    @Test(arguments: transportNames)
-    func endlessRedirectOfAPostIsTooManyRedirects(transport: String) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func endlessRedirectOfAPostIsTooManyRedirects(kind: TransportKind) async throws {
         try await withServer { base in
             let post = Resource<Data>(url: base / "faults/redirect-loop", method: .post(Data("draft".utf8)))
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice(transport).load(post)
+                try await kind.webservice().load(post)
             }
             #expect(error.urlError?.code == .httpTooManyRedirects, "\(error)")
         }

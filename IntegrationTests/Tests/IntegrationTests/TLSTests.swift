@@ -1,12 +1,10 @@
+import AsyncHTTPClient
 import EpisodesService
 import Foundation
+import HummingbirdTLS
 import ResourceKit
 import Testing
 
-#if AsyncHTTPClient
-    import AsyncHTTPClient
-    import HummingbirdTLS
-#endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -14,11 +12,12 @@ import Testing
 /// HTTPS against the Episodes server with certificates of a test CA: a load from a server the client trusts works,
 /// and a certificate failure is the `URLError` code Apple platforms use, with either transport.
 @Suite(.timeLimit(.minutes(1))) struct TLSTests {
-    @Test func untrustedCertificateFailsPromptlyWithServerCertificateUntrusted() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func untrustedCertificateFailsPromptlyWithServerCertificateUntrusted(kind: TransportKind) async throws {
         try await withTLSServer(\.valid) { base in
             let started = ContinuousClock.now
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(bytes(base / "echo?id=1"))
+                try await kind.webservice().load(bytes(base / "echo?id=1"))
             }
             print("TLSTests: an untrusted certificate failed the load after \(ContinuousClock.now - started)")
             let urlError = try #require(error.urlError)
@@ -28,48 +27,42 @@ import Testing
         }
     }
 
-    #if AsyncHTTPClient
-        @Test func clientTrustingTheAuthorityLoadsAndRejectsBadCertificates() async throws {
-            let certificates = try TestCertificates.shared.get()
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.trustRoots = .file(certificates.authority)
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.redirectConfiguration = .disallow
-            // As the transport's own client: by default, AsyncHTTPClient retries a failed handshake until its connect
-            // timeout (10 s) passes.
-            configuration.connectionPool.retryConnectionEstablishment = false
-            let client = HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup, configuration: configuration)
-            do {
-                // BoringSSL doesn't say why verification failed: an expired certificate is untrusted too.
-                try await Self.checkTrustedAuthority(
-                    with: Webservice(transport: AsyncHTTPClientTransport(client: client)),
-                    expired: .serverCertificateUntrusted)
-                try await client.shutdown()
-            } catch {
-                try await client.shutdown()
-                throw error
-            }
+    @Test func clientTrustingTheAuthorityLoadsAndRejectsBadCertificates() async throws {
+        let certificates = try TestCertificates.shared.get()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(certificates.authority)
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.redirectConfiguration = .disallow
+        // As the transport's own client: by default, AsyncHTTPClient retries a failed handshake until its connect
+        // timeout (10 s) passes.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        try await withHTTPClient(configuration) { client in
+            // BoringSSL doesn't say why verification failed: an expired certificate is untrusted too.
+            try await Self.checkTrustedAuthority(
+                with: Webservice(transport: AsyncHTTPClientTransport(client: client)),
+                expired: .serverCertificateUntrusted)
         }
-    #else
-        /// With `URLSession`, a load from a server whose CA the system trusts works, and bad certificates fail.
-        ///
-        /// Linux `URLSession` trusts only the system's CA bundle: FoundationNetworking reads
-        /// `URLSessionCertificateAuthorityInfoFile` on Android only, and curl ignores `SSL_CERT_FILE`. So the test runs
-        /// in a child process in a mount namespace of its own, where the test CA is added to the bundle, as a user
-        /// would add it (`update-ca-certificates`), without touching the machine's.
-        @Test(.enabled(if: SystemTrustStore.canReplaceInChild))
-        func sessionTrustingTheAuthorityLoadsAndRejectsBadCertificates() async throws {
-            if ProcessInfo.processInfo.environment[SystemTrustStore.childKey] != nil {
-                try await Self.checkTrustedAuthority(with: Webservice(), expired: .serverCertificateHasBadDate)
-                return
-            }
-            let certificates = try TestCertificates.shared.get()
-            let child = try await SystemTrustStore.runInChild(
-                trusting: certificates, test: "sessionTrustingTheAuthorityLoadsAndRejectsBadCertificates")
-            #expect(child.succeeded, "the child failed:\n\(child.output)")
-            #expect(child.output.contains("passed"), "the child ran no test:\n\(child.output)")
+    }
+
+    /// With `URLSession`, a load from a server whose CA the system trusts works, and bad certificates fail.
+    ///
+    /// Linux `URLSession` trusts only the system's CA bundle: FoundationNetworking reads
+    /// `URLSessionCertificateAuthorityInfoFile` on Android only, and curl ignores `SSL_CERT_FILE`. So the test runs
+    /// in a child process in a mount namespace of its own, where the test CA is added to the bundle, as a user
+    /// would add it (`update-ca-certificates`), without touching the machine's.
+    @Test(.enabled(if: SystemTrustStore.canReplaceInChild))
+    func sessionTrustingTheAuthorityLoadsAndRejectsBadCertificates() async throws {
+        if ProcessInfo.processInfo.environment[SystemTrustStore.childKey] != nil {
+            try await Self.checkTrustedAuthority(
+                with: TransportKind.urlSession.webservice(), expired: .serverCertificateHasBadDate)
+            return
         }
-    #endif
+        let certificates = try TestCertificates.shared.get()
+        let child = try await SystemTrustStore.runInChild(
+            trusting: certificates, test: "sessionTrustingTheAuthorityLoadsAndRejectsBadCertificates")
+        #expect(child.succeeded, "the child failed:\n\(child.output)")
+        #expect(child.output.contains("passed"), "the child ran no test:\n\(child.output)")
+    }
 
     /// Loads from a server with a certificate of the trusted test CA, and fails against an expired one (with
     /// `expired`) and one for another host.
@@ -93,40 +86,38 @@ import Testing
     }
 }
 
-#if !AsyncHTTPClient
-    /// Runs a test in a child process whose system CA bundle also holds a test CA.
-    enum SystemTrustStore {
-        /// The environment variable that tells the test it runs in the child.
-        static let childKey = "RESOURCEKIT_TLS_CHILD"
-        /// The bundle curl reads on Debian and Ubuntu.
-        static let bundle = "/etc/ssl/certs/ca-certificates.crt"
+/// Runs a test in a child process whose system CA bundle also holds a test CA.
+enum SystemTrustStore {
+    /// The environment variable that tells the test it runs in the child.
+    static let childKey = "RESOURCEKIT_TLS_CHILD"
+    /// The bundle curl reads on Debian and Ubuntu.
+    static let bundle = "/etc/ssl/certs/ca-certificates.crt"
 
-        /// Whether this machine lets a child process have a mount namespace of its own (`unshare -m`, as root) and has
-        /// the bundle.
-        static let canReplaceInChild: Bool = {
-            guard FileManager.default.fileExists(atPath: bundle) else { return false }
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            probe.arguments = ["unshare", "-m", "true"]
-            probe.standardError = FileHandle.nullDevice
-            guard (try? probe.run()) != nil else { return false }
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
-        }()
+    /// Whether this machine lets a child process have a mount namespace of its own (`unshare -m`, as root) and has
+    /// the bundle.
+    static let canReplaceInChild: Bool = {
+        guard FileManager.default.fileExists(atPath: bundle) else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["unshare", "-m", "true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
 
-        /// Runs `test` of this binary in a child process, with `certificates`, whose `bundle` also holds their CA.
-        static func runInChild(trusting certificates: TestCertificates, test: String) async throws -> ProgramResult {
-            let combined = FileManager.default.temporaryDirectory
-                .appendingPathComponent("resourcekit-bundle-\(UUID().uuidString).pem")
-            var contents = try Data(contentsOf: URL(fileURLWithPath: bundle))
-            contents.append(try Data(contentsOf: URL(fileURLWithPath: certificates.authority)))
-            try contents.write(to: combined)
-            defer { try? FileManager.default.removeItem(at: combined) }
-            let script = #"mount --bind "$1" "$2" && shift 2 && exec "$@""#
-            return try await runTestsInChild(
-                filter: test,
-                environment: [childKey: "1", TestCertificates.directoryKey: certificates.directory],
-                prefix: ["unshare", "-m", "sh", "-c", script, "sh", combined.path, bundle])
-        }
+    /// Runs `test` of this binary in a child process, with `certificates`, whose `bundle` also holds their CA.
+    static func runInChild(trusting certificates: TestCertificates, test: String) async throws -> ProgramResult {
+        let combined = FileManager.default.temporaryDirectory
+            .appendingPathComponent("resourcekit-bundle-\(UUID().uuidString).pem")
+        var contents = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        contents.append(try Data(contentsOf: URL(fileURLWithPath: certificates.authority)))
+        try contents.write(to: combined)
+        defer { try? FileManager.default.removeItem(at: combined) }
+        let script = #"mount --bind "$1" "$2" && shift 2 && exec "$@""#
+        return try await runTestsInChild(
+            filter: test,
+            environment: [childKey: "1", TestCertificates.directoryKey: certificates.directory],
+            prefix: ["unshare", "-m", "sh", "-c", script, "sh", combined.path, bundle])
     }
-#endif
+}

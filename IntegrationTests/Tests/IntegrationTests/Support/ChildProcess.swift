@@ -46,27 +46,36 @@ func runTestsInChild(filter: String, environment: [String: String], prefix: [Str
 }
 
 /// Runs `body` in a child process, for tests whose regression would crash the process: the test binary runs again
-/// with only the calling test, `body` runs there, and a crash fails this one test instead of killing the run.
+/// with only the calling test, `body` runs there for the calling test case, and a crash fails this one test case
+/// instead of killing the run.
 ///
 /// ```swift
-/// @Test func lyingContentLengthDoesNotCrash() async throws {
-///     try await inChildProcess { try await load(...) }
+/// @Test(arguments: TransportKind.allCases) func lyingContentLengthDoesNotCrash(kind: TransportKind) async throws {
+///     try await inChildProcess(case: kind) { try await kind.webservice().load(...) }
 /// }
 /// ```
 ///
 /// - Parameters:
 ///   - test: The calling test's function name, which selects it in the child; unique among the suite's tests.
+///   - arguments: The calling test case's arguments: the child runs the test's case with these, and its other cases
+///     as no-ops.
 ///   - body: The work, with its expectations; they are checked in the child.
 /// - Throws: What `body` throws in the child, or an error starting the child process.
-func inChildProcess(test: String = #function, _ body: () async throws -> Void) async throws {
+func inChildProcess(test: String = #function, case arguments: Any..., do body: () async throws -> Void)
+    async throws
+{
     let variable = "RESOURCEKIT_CHILD_TEST"
     let name = String(test.prefix { $0 != "(" })
-    if ProcessInfo.processInfo.environment[variable] == name {
+    let testCase = ([name] + arguments.map { "\($0)" }).joined(separator: " ")
+    switch ProcessInfo.processInfo.environment[variable] {
+    case testCase?:
         try await body()
-        return
+    case _?:
+        return  // the child of another case of this test
+    case nil:
+        let child = try await runTestsInChild(filter: "/\(name)\\(", environment: [variable: testCase])
+        #expect(child.succeeded, "the child process for \(testCase) failed or crashed:\n\(child.output.suffix(4_000))")
+        let ranTests = child.output.contains("Test run with") && !child.output.contains("Test run with 0 tests")
+        #expect(ranTests, "the child process ran no test:\n\(child.output.suffix(2_000))")
     }
-    let child = try await runTestsInChild(filter: "/\(name)\\(", environment: [variable: name])
-    #expect(child.succeeded, "the child process for \(name) failed or crashed:\n\(child.output.suffix(4_000))")
-    let ranTests = child.output.contains("Test run with") && !child.output.contains("Test run with 0 tests")
-    #expect(ranTests, "the child process ran no test:\n\(child.output.suffix(2_000))")
 }

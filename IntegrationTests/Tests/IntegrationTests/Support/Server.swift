@@ -13,29 +13,28 @@ func withServer(_ body: (URL) async throws -> Void) async throws {
     try await using(EpisodesServer.start(configure: { $0.addFaultRoutes() }), body)
 }
 
-/// Runs `body` with `server`'s base URL, and stops the server, also when `body` throws.
-func using(_ server: RunningServer, _ body: (URL) async throws -> Void) async throws {
-    do {
-        try await body(server.baseURL)
-        await server.stop()
-    } catch {
-        await server.stop()
-        throw error
+/// Starts two Episodes servers with the fault routes, two origins, and runs `body` with their base URLs: for redirects
+/// from one origin to another.
+func withTwoServers(_ body: (URL, URL) async throws -> Void) async throws {
+    try await withServer { base in
+        try await withServer { other in try await body(base, other) }
     }
 }
 
-/// The web service under test: ResourceKit's shared URLSession, as an app gets from `Webservice()`; with the
-/// package's `AsyncHTTPClient` trait on (`swift test --traits AsyncHTTPClient`), `AsyncHTTPClientTransport()`, so one
-/// suite checks both transports.
-let webservice = makeWebservice()
+/// Runs `body` with `server`'s base URL, and stops the server, also when `body` throws.
+func using(_ server: RunningServer, _ body: (URL) async throws -> Void) async throws {
+    try await run({ try await body(server.baseURL) }, thenCleanUp: { await server.stop() })
+}
 
-/// A web service with the transport under test (see ``webservice``), a limiter and a cache.
-func makeWebservice(maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil) -> Webservice {
-    #if AsyncHTTPClient
-        Webservice(transport: AsyncHTTPClientTransport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache)
-    #else
-        Webservice(maxConcurrentLoads: maxConcurrentLoads, cache: cache)
-    #endif
+/// Runs `body`, then `cleanUp`, also when `body` throws.
+func run(_ body: () async throws -> Void, thenCleanUp cleanUp: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        try await cleanUp()
+        throw error
+    }
+    try await cleanUp()
 }
 
 extension URL {

@@ -5,22 +5,25 @@ import HummingbirdTLS
 /// A test certificate authority and the server certificates it signed, made with the `openssl` CLI in a temporary
 /// directory, once per process: `TestCertificates.shared.get()`.
 struct TestCertificates: Sendable {
+    /// The directory the certificates are in.
+    let directory: String
+
     /// The CA's certificate (PEM): what a client trusts.
-    let authority: String
+    var authority: String { path("ca.pem") }
     /// The private key of every server certificate (PEM).
-    let key: String
+    var key: String { path("server.key") }
     /// Valid for `127.0.0.1` and `localhost` for a day.
-    let valid: String
+    var valid: String { path("valid.pem") }
     /// For `127.0.0.1` and `localhost`, expired yesterday.
-    let expired: String
+    var expired: String { path("expired.pem") }
     /// Valid, but for `example.com` only.
-    let otherHost: String
+    var otherHost: String { path("other.pem") }
 
     /// The certificates of this process, or the error that stopped `openssl`; a child process uses its parent's,
     /// in the directory its ``directoryKey`` environment variable names.
     static let shared = Result {
         if let directory = ProcessInfo.processInfo.environment[directoryKey] {
-            return TestCertificates(in: URL(fileURLWithPath: directory))
+            return TestCertificates(directory: directory)
         }
         return try TestCertificates.make()
     }
@@ -28,16 +31,9 @@ struct TestCertificates: Sendable {
     /// The environment variable that hands a child process the directory of its parent's certificates.
     static let directoryKey = "RESOURCEKIT_TLS_CERTIFICATES"
 
-    /// The directory the certificates are in.
-    var directory: String { URL(fileURLWithPath: authority).deletingLastPathComponent().path }
-
-    private init(in directory: URL) {
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        authority = path("ca.pem")
-        key = path("server.key")
-        valid = path("valid.pem")
-        expired = path("expired.pem")
-        otherHost = path("other.pem")
+    /// The path of the file `name` in ``directory``.
+    private func path(_ name: String) -> String {
+        URL(fileURLWithPath: directory).appendingPathComponent(name).path
     }
 
     /// A server configuration that presents `certificate` (one of this value's paths) and the key.
@@ -49,10 +45,13 @@ struct TestCertificates: Sendable {
     }
 
     private static func make() throws -> TestCertificates {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("resourcekit-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let certificates = TestCertificates(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "resourcekit-tls-\(UUID().uuidString)"
+            )
+            .path)
+        try FileManager.default.createDirectory(atPath: certificates.directory, withIntermediateDirectories: true)
+        let path = certificates.path
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try openssl(
             ["req", "-x509"] + curve + ["-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2"]
@@ -71,7 +70,7 @@ struct TestCertificates: Sendable {
                     + ["-set_serial", "\(Int.random(in: 1...Int(Int32.max)))", "-days", days]
                     + ["-extfile", path("\(extensions).ext"), "-out", path("\(name).pem")])
         }
-        return TestCertificates(in: directory)
+        return certificates
     }
 
     private static func openssl(_ arguments: [String]) throws {

@@ -1,16 +1,76 @@
+import AsyncHTTPClient
+import Foundation
 import ResourceKit
+import Testing
 
-/// The transports a test runs with: ResourceKit's own `URLSession`, and AsyncHTTPClientTransport too when the
-/// package's `AsyncHTTPClient` trait is on.
-let transportNames: [String] = {
-    #if AsyncHTTPClient
-        ["URLSession", "AsyncHTTPClient"]
-    #else
-        ["URLSession"]
-    #endif
-}()
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
-/// A web service with the named transport: `Webservice()` for `"URLSession"`, otherwise ``webservice``.
-func webservice(_ transport: String) -> Webservice {
-    transport == "URLSession" ? Webservice() : webservice
+// The one place that makes ResourceKit's transports for the suite.
+
+/// A transport the suite runs a test with.
+///
+/// A test that talks to the server takes each as its argument, `@Test(arguments: TransportKind.allCases)`, so a
+/// failure shows as `test(urlSession)` next to `test(asyncHTTPClient)`.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// ResourceKit's own `URLSession` transport, which an app gets from `Webservice()`.
+    case urlSession
+    /// `AsyncHTTPClientTransport()`, with ResourceKit's shared client.
+    case asyncHTTPClient
+
+    var testDescription: String { rawValue }
+
+    /// A web service with this transport, a limiter and a cache; `crossOriginSafeHeaders` may follow a redirect to
+    /// another origin.
+    func webservice(
+        crossOriginSafeHeaders: Set<String> = [], maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil
+    ) -> Webservice {
+        switch self {
+        case .urlSession where crossOriginSafeHeaders.isEmpty:
+            return Webservice(maxConcurrentLoads: maxConcurrentLoads, cache: cache)
+        case .urlSession:
+            return .urlSession(.ephemeral, crossOriginSafeHeaders: crossOriginSafeHeaders, cache: cache)
+        case .asyncHTTPClient:
+            var transport = AsyncHTTPClientTransport()
+            transport.crossOriginSafeHeaders = crossOriginSafeHeaders
+            return Webservice(transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache)
+        }
+    }
+
+    /// Runs `body` with a web service of this transport whose idle timeout (no byte for that long) is `seconds`:
+    /// the session's `timeoutIntervalForRequest`, or the client's `timeout.read`.
+    func withWebservice(idleTimeout seconds: Int, _ body: (Webservice) async throws -> Void) async throws {
+        switch self {
+        case .urlSession:
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = TimeInterval(seconds)
+            try await body(.urlSession(configuration))
+        case .asyncHTTPClient:
+            var configuration = HTTPClient.Configuration()
+            configuration.redirectConfiguration = .disallow
+            configuration.timeout.read = .seconds(Int64(seconds))
+            try await withHTTPClient(configuration) { client in
+                try await body(Webservice(transport: AsyncHTTPClientTransport(client: client)))
+            }
+        }
+    }
+}
+
+extension Webservice {
+    /// A web service with ResourceKit's `URLSession` transport, made from `configuration`, for what only a session's
+    /// configuration says.
+    static func urlSession(
+        _ configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String> = [], cache: ResponseCache? = nil
+    ) -> Webservice {
+        Webservice(configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, cache: cache)
+    }
+}
+
+/// Runs `body` with an AsyncHTTPClient client of `configuration`, and shuts the client down, also when `body` throws.
+func withHTTPClient(_ configuration: HTTPClient.Configuration, _ body: (HTTPClient) async throws -> Void)
+    async throws
+{
+    let client = HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup, configuration: configuration)
+    try await run({ try await body(client) }, thenCleanUp: { try await client.shutdown() })
 }

@@ -4,8 +4,8 @@
 # It is the Linux check for the playground (a page that doesn't compile, or whose `check` fails, fails the script)
 # and the project's offline demo: the pages are a tutorial and print what they show.
 #
-#   .ci/playgrounds.sh                                  # reuses .build
-#   SCRATCH=.build-playgrounds .ci/playgrounds.sh       # builds in a scratch path of its own
+#   Scripts/playgrounds.sh                                  # reuses .build
+#   SCRATCH=.build-playgrounds Scripts/playgrounds.sh       # builds in a scratch path of its own
 #
 # It mirrors what Xcode does with a playground: the playground's Sources/ folder is compiled once as a module of its
 # own, which every page imports implicitly (so what the pages use from it must be `public`), and each page is

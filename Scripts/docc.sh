@@ -2,7 +2,7 @@
 # Builds the ResourceKit documentation with DocC and fails on any warning: broken symbol links in the catalog or in
 # `///` comments, invalid parameter documentation, unresolved topics, and public symbols without documentation.
 #
-# Run from the repository root:  .ci/docc.sh
+# Run from the repository root:  Scripts/docc.sh
 #
 # Environment:
 #   SCRATCH      build directory (default .build-docc, so it doesn't contend with .build)
