@@ -16,6 +16,6 @@ public struct Account: Codable, Sendable, Equatable {
     /// - Returns: The resource; loading it fails with status 401 when the token is missing or wrong.
     public static func current(at baseURL: URL, token: String) -> Resource<Account> {
         Resource(get: baseURL.appendingPathComponent("account"), headers: ["Authorization": "Bearer \(token)"])
-            .decodingErrors(as: APIErrorBody.self)
+            .decodingAPIErrors(as: APIErrorBody.self)
     }
 }

@@ -7,7 +7,7 @@ extension Episode {
     /// - Parameter baseURL: The API's base URL, such as `http://127.0.0.1:8080`.
     /// - Returns: The resource.
     public static func all(at baseURL: URL) -> Resource<[Episode]> {
-        Resource(get: baseURL.appendingPathComponent("episodes")).decodingErrors(as: APIErrorBody.self)
+        Resource(get: baseURL.appendingPathComponent("episodes")).decodingAPIErrors(as: APIErrorBody.self)
     }
 
     /// One episode: `GET /episodes/:id`.
@@ -18,7 +18,7 @@ extension Episode {
     /// - Returns: The resource.
     public static func one(id: String, at baseURL: URL) -> Resource<Episode> {
         Resource(get: baseURL.appendingPathComponent("episodes").appendingPathComponent(id))
-            .decodingErrors(as: APIErrorBody.self)
+            .decodingAPIErrors(as: APIErrorBody.self)
     }
 
     /// Creates an episode: `POST /episodes`, answered with the new episode.
@@ -30,12 +30,12 @@ extension Episode {
     /// - Throws: `WebserviceError.encoding` when the draft can't be encoded.
     public static func create(_ draft: EpisodeDraft, at baseURL: URL) throws(WebserviceError) -> Resource<Episode> {
         try Resource(url: baseURL.appendingPathComponent("episodes"), method: .post(draft))
-            .decodingErrors(as: APIErrorBody.self)
+            .decodingAPIErrors(as: APIErrorBody.self)
     }
 
     /// The episode's video: `GET` its ``mediaURL``.
     public var media: Resource<Media> {
-        Resource(get: mediaURL).decodingErrors(as: APIErrorBody.self)
+        Resource(get: mediaURL).decodingAPIErrors(as: APIErrorBody.self)
     }
 
     /// Replaces the episode's title and synopsis: `PUT` to its ``url``, answered with the replaced episode.
@@ -44,7 +44,7 @@ extension Episode {
     /// - Returns: The resource.
     /// - Throws: `WebserviceError.encoding` when the draft can't be encoded.
     public func replace(with draft: EpisodeDraft) throws(WebserviceError) -> Resource<Episode> {
-        try Resource(url: url, method: .put(draft)).decodingErrors(as: APIErrorBody.self)
+        try Resource(url: url, method: .put(draft)).decodingAPIErrors(as: APIErrorBody.self)
     }
 
     /// Changes some of the episode's fields: `PATCH` to its ``url``, answered with the updated episode.
@@ -53,11 +53,11 @@ extension Episode {
     /// - Returns: The resource.
     /// - Throws: `WebserviceError.encoding` when the patch can't be encoded.
     public func update(_ patch: EpisodePatch) throws(WebserviceError) -> Resource<Episode> {
-        try Resource(url: url, method: .patch(patch)).decodingErrors(as: APIErrorBody.self)
+        try Resource(url: url, method: .patch(patch)).decodingAPIErrors(as: APIErrorBody.self)
     }
 
     /// Deletes the episode: `DELETE` its ``url``, answered with `204 No Content`.
     public var delete: Resource<Void> {
-        Resource<Void>(url: url, method: .delete).decodingErrors(as: APIErrorBody.self)
+        Resource<Void>(url: url, method: .delete, parse: { _ in }).decodingAPIErrors(as: APIErrorBody.self)
     }
 }

@@ -8,8 +8,8 @@ func describe(_ error: any Error) -> String {
     switch error {
     case let error as StepFailure:
         error.description
-    case WebserviceError.serverError(let apiError as APIErrorBody, let status, _, _):
-        "unexpected WebserviceError: \(status) \(apiError.error) — \"\(apiError.reason)\""
+    case WebserviceError.apiError(let apiError as APIErrorBody, let response):
+        "unexpected WebserviceError: \(response.statusCode) \(apiError.error) — \"\(apiError.reason)\""
     case let error as WebserviceError:
         "WebserviceError: \(error)"
     default:

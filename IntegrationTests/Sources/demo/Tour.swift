@@ -106,7 +106,8 @@ struct Tour {
         _ = await transcript.step(label(resource, note)) { [webservice] in
             do {
                 _ = try await webservice.load(resource)
-            } catch WebserviceError.serverError(let apiError as APIErrorBody, let actual, _, _) {
+            } catch WebserviceError.apiError(let apiError as APIErrorBody, let response) {
+                let actual = response.statusCode
                 guard actual == status, apiError.error == code else {
                     throw StepFailure("expected \(status) \(code), got \(actual) \(apiError.error): \(apiError.reason)")
                 }

@@ -89,7 +89,7 @@ private func makeWebservice(_ transport: DemoTransport) -> Webservice {
     case .urlSession:
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
-        return Webservice(configuration: configuration)
+        return Webservice(transport: URLSessionTransport(configuration: configuration))
     case .asyncHTTPClient:
         print("(transport: AsyncHTTPClient)")
         return Webservice(transport: AsyncHTTPClientTransport())

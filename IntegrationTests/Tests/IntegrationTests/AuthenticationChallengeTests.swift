@@ -21,7 +21,7 @@ import Testing
                 try await kind.webservice().load(account)
             }
             #expect(error.statusCode == 401, "\(error)")
-            #expect(error.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
+            #expect(error.response?.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
             let body = try JSONDecoder().decode([String: String].self, from: try #require(error.body))
             #expect(body == ["error": "unauthorized", "reason": "Sign in again"])
         }

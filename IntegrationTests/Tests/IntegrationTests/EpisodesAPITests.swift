@@ -68,7 +68,7 @@ import Testing
     func rawBodyMethodSendsTheBytesUnchanged(kind: TransportKind) async throws {
         try await withServer { base in
             let body = Data(#"{"title": "Raw", "synopsis": "Bytes as they are"}"#.utf8)
-            let resource = Resource<Episode>(url: base / "episodes/1", method: .put(body))
+            let resource = try Resource<Episode>(url: base / "episodes/1", method: .put(body))
             let replaced = try await kind.webservice().load(resource)
             #expect(replaced.title == "Raw")
         }
@@ -93,7 +93,7 @@ import Testing
                 url: base / "episodes",
                 method: .post(body),
                 headers: ["Content-Type": "application/json"],
-                parseResponse: { _, response in response?.value(forHTTPHeaderField: "Location") })
+                parse: { _, response in response?.value(forHTTPHeaderField: "Location") })
             let path = try #require(try await kind.webservice().load(location))
             #expect(path.hasSuffix("/episodes/4"))
         }
@@ -114,11 +114,12 @@ import Testing
             let account = try await webservice.load(Account.current(at: base, token: "swift-talk-token"))
             #expect(account.name == "Chris")
             let error = try await #require(throws: WebserviceError.self) {
-                try await webservice.load(Account.current(at: base, token: "wrong").decodingErrors(as: APIError.self))
+                try await webservice.load(
+                    Account.current(at: base, token: "wrong").decodingAPIErrors(as: APIError.self))
             }
             #expect(error.statusCode == 401)
             #expect((error.underlyingError as? APIError)?.error == "unauthorized")
-            #expect(error.value(forHTTPHeaderField: "www-authenticate")?.hasPrefix("Bearer") == true)
+            #expect(error.response?.value(forHTTPHeaderField: "www-authenticate")?.hasPrefix("Bearer") == true)
         }
     }
 
@@ -126,14 +127,12 @@ import Testing
     func notFoundBecomesTheAPIsOwnTypedError(kind: TransportKind) async throws {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
-                try await kind.webservice().load(Episode.one(id: "99", at: base).decodingErrors(as: APIError.self))
+                try await kind.webservice().load(Episode.one(id: "99", at: base).decodingAPIErrors(as: APIError.self))
             }
-            guard case .serverError(let apiError as APIError, 404, _, let body) = error else {
-                Issue.record("expected serverError(APIError, 404), got \(error)")
-                return
-            }
-            #expect(apiError == APIError(error: "not_found", reason: "No episode with id 99"))
-            #expect(String(decoding: body, as: UTF8.self).contains("No episode with id 99"))
+            let (apiError, response) = try #require(error.apiError, "expected apiError, got \(error)")
+            #expect(apiError as? APIError == APIError(error: "not_found", reason: "No episode with id 99"))
+            #expect(response.statusCode == 404)
+            #expect(String(decoding: response.body, as: UTF8.self).contains("No episode with id 99"))
         }
     }
 
@@ -169,13 +168,13 @@ import Testing
             configuration.httpAdditionalHeaders = ["X-Client": "integration"]
             let session = URLSession(configuration: .ephemeral)
             let services = [
-                Webservice(), Webservice(configuration: configuration), Webservice(session: session),
-                Webservice(transport: session),
+                Webservice(), Webservice(transport: URLSessionTransport(configuration: configuration)),
+                Webservice(session: session), Webservice(transport: URLSessionTransport(session: session)),
             ]
             for service in services {
                 #expect(try await service.load(Episode.all(at: base)).count == 3)
             }
-            let headers = try await Webservice(configuration: configuration).load(
+            let headers = try await Webservice(transport: URLSessionTransport(configuration: configuration)).load(
                 Resource<[String: String]>(get: base / "faults/headers"))
             #expect(headers["x-client"] == "integration")
         }

@@ -89,13 +89,10 @@ import Testing
             let error = try await #require(throws: WebserviceError.self) {
                 try await kind.webservice().load(bytes(base / "faults/status/\(statusCode)"))
             }
-            guard case .unacceptableStatus(statusCode, let headers, let body) = error else {
-                Issue.record("expected unacceptableStatus(\(statusCode)), got \(error)")
-                return
-            }
-            #expect(
-                headers.contains { $0.key.lowercased() == "content-type" && $0.value.hasPrefix("application/json") })
-            let decoded = try JSONDecoder().decode(APIError.self, from: body)
+            let response = try #require(error.unacceptableStatus, "expected unacceptableStatus, got \(error)")
+            #expect(response.statusCode == statusCode)
+            #expect(response.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/json") == true)
+            let decoded = try JSONDecoder().decode(APIError.self, from: response.body)
             #expect(decoded.error == "status_\(statusCode)")
         }
     }
@@ -117,12 +114,10 @@ import Testing
             let error = try await #require(throws: WebserviceError.self) {
                 try await webservice.load(Resource<[Episode]>(get: base / "faults/empty"))
             }
-            guard case .parsing(let underlying, 200, _, let body) = error else {
-                Issue.record("expected parsing(_, 200), got \(error)")
-                return
-            }
+            let (underlying, response) = try #require(error.parsing, "expected parsing, got \(error)")
             #expect(underlying is DecodingError)
-            #expect(body.isEmpty)
+            #expect(response.statusCode == 200)
+            #expect(response.body.isEmpty)
             #expect(try await webservice.load(bytes(base / "faults/empty")).isEmpty)
         }
     }
@@ -193,7 +188,7 @@ import Testing
         try await withServer { base in
             let draft = EpisodeDraft(title: "Huge", synopsis: String(repeating: "s", count: 3_000_000))
             let error = try await #require(throws: WebserviceError.self) {
-                try await kind.webservice().load(Episode.create(draft, at: base).decodingErrors(as: APIError.self))
+                try await kind.webservice().load(Episode.create(draft, at: base).decodingAPIErrors(as: APIError.self))
             }
             #expect(error.statusCode == 413)
             #expect((error.underlyingError as? APIError)?.error == "content_too_large")

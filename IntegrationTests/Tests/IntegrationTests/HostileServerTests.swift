@@ -105,10 +105,7 @@ import Testing
             var resource = bytes(base / "faults/headers")
             resource.headers = ["X-Token": "t0ken-secret\r\nX-Injected: 1"]
             let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(resource) }
-            guard case .encoding(let reason) = error else {
-                Issue.record("expected .encoding, got \(error)")
-                return
-            }
+            let reason = try #require(error.encoding, "expected .encoding, got \(error)")
             #expect("\(reason)".contains("X-Token"))
             expectNoSecret(in: error, ["t0ken-secret"])
         }

@@ -95,7 +95,9 @@ import Testing
             configuration.httpAdditionalHeaders = ["Authorization": authorization]
             switch self {
             case .configuration: return .urlSession(configuration, cache: cache)
-            case .session: return Webservice(session: URLSession(configuration: configuration), cache: cache)
+            case .session:
+                return Webservice(
+                    transport: URLSessionTransport(session: URLSession(configuration: configuration)), cache: cache)
             }
         }
     }

@@ -68,7 +68,7 @@ extension MemoryHungryTests {
                     group.addTask {
                         var echo = Resource<String>(
                             url: base / "echo",
-                            parseResponse: { data, response in
+                            parse: { data, response in
                                 let body = try JSONDecoder().decode(Echo.self, from: data).id
                                 let header = response?.value(forHTTPHeaderField: "X-Echo-Id")
                                 return header == body ? body : "header \(header ?? "none") ≠ body \(body)"

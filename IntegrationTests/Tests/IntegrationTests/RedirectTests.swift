@@ -38,7 +38,7 @@ import Testing
     func postRedirectedWith301To303ContinuesAsAGetWithoutTheBody(kind: TransportKind, status: Int) async throws {
         try await withServer { base in
             // /faults/headers answers GET only: a POST there would be a 404.
-            var redirect = Resource<[String: String]>(
+            var redirect = try Resource<[String: String]>(
                 url: base / "faults/redirect", method: .post(Data(#"{"title": "Draft"}"#.utf8)))
             redirect.queryItems = [
                 URLQueryItem(name: "to", value: "/faults/headers"), .init(name: "status", value: "\(status)"),

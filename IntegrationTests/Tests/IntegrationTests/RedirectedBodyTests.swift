@@ -17,7 +17,7 @@ import Testing
     func postRedirectedWithItsMethodKeepsItsBody(kind: TransportKind, status: Int) async throws {
         try await withServer { base in
             let draft = #"{"title": "Draft"}"#
-            var post = Resource<Echo>(url: base / "faults/redirect", method: .post(Data(draft.utf8)))
+            var post = try Resource<Echo>(url: base / "faults/redirect", method: .post(Data(draft.utf8)))
             post.queryItems = [
                 URLQueryItem(name: "to", value: "/faults/body"), .init(name: "status", value: "\(status)"),
             ]
@@ -33,7 +33,7 @@ import Testing
         try await withServer { base in
             let draft = #"{"title": "Draft"}"#
             let last = "/faults/redirect?status=308&to=/faults/body"
-            var post = Resource<Echo>(url: base / "faults/redirect", method: .post(Data(draft.utf8)))
+            var post = try Resource<Echo>(url: base / "faults/redirect", method: .post(Data(draft.utf8)))
             post.queryItems = [URLQueryItem(name: "to", value: last), .init(name: "status", value: "307")]
             let echo = try await kind.webservice().load(post)
             #expect(echo.body == draft)

@@ -8,7 +8,8 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func textIsDecodedWithTheResponsesCharset(kind: TransportKind) async throws {
         try await withServer { base in
-            let text = try await kind.webservice().load(Resource<String>(url: base / "faults/latin1"))
+            let text = try await kind.webservice().load(
+                Resource<String>(url: base / "faults/latin1", textEncoding: .utf8))
             #expect(text == "Café crème")
         }
     }

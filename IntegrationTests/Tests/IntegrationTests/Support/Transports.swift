@@ -63,7 +63,10 @@ extension Webservice {
     static func urlSession(
         _ configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String> = [], cache: ResponseCache? = nil
     ) -> Webservice {
-        Webservice(configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, cache: cache)
+        Webservice(
+            transport: URLSessionTransport(
+                configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders),
+            cache: cache)
     }
 }
 
