@@ -6,11 +6,7 @@ public struct EpisodeDraft: Encodable, Sendable, Equatable {
     /// A sentence or two about the episode.
     public var synopsis: String
 
-    /// Creates a draft.
-    ///
-    /// - Parameters:
-    ///   - title: The episode's title.
-    ///   - synopsis: A sentence or two about the episode.
+    /// Creates a draft with a title and a synopsis.
     public init(title: String, synopsis: String) {
         self.title = title
         self.synopsis = synopsis
