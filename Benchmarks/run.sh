@@ -6,6 +6,7 @@
 #   Benchmarks/run.sh --quick            # a smoke test
 #   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc, memory or cache
 #   Benchmarks/run.sh --rounds 9
+#   Benchmarks/run.sh --instructions     # adds callgrind's instructions per load, a few minutes more
 #
 # Set BENCH_PORT to choose the port (default: the first free one from 18080).
 set -euo pipefail
@@ -41,6 +42,12 @@ install_if_missing() {  # command, then the Debian packages to try in order
 export PATH="$PATH:/usr/sbin:/sbin"
 install_if_missing nginx nginx-light nginx
 install_if_missing wrk wrk
+for argument in "$@"; do
+    if [[ $argument == --instructions || $argument == *instructions* ]]; then
+        install_if_missing valgrind valgrind
+        install_if_missing objcopy binutils
+    fi
+done
 
 echo "Building (release)…"
 swift build -c release --package-path Benchmarks

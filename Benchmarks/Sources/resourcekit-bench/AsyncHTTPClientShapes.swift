@@ -5,7 +5,8 @@ import NIOFoundationCompat
 import NIOPosix
 import ResourceKit
 
-/// `Webservice(transport: AsyncHTTPClientTransport(client:))` against the same `HTTPClient` used directly.
+/// The AsyncHTTPClient pairs: the library's overhead over the same `HTTPClient`, and ResourceKit's own client settings
+/// against AsyncHTTPClient's defaults.
 enum AsyncHTTPClientClients {
     /// The largest body the raw variant collects: above the 50 MB fixture.
     static let maxBody = 100_000_000
@@ -19,26 +20,46 @@ enum AsyncHTTPClientClients {
         return HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup, configuration: configuration)
     }
 
+    /// `Webservice(transport: AsyncHTTPClientTransport(client:))` against the same `HTTPClient` used directly.
     static func pair(options: Options, client: HTTPClient) -> ClientPair {
-        let urls = PerEndpoint { options.url($0.rawValue).absoluteString }
-        let decoder = JSONDecoder.items()
-        return ClientPair(
+        ClientPair(
             "AsyncHTTPClient", library: "Webservice(transport: AHC).load",
             with: Webservice(transport: AsyncHTTPClientTransport(client: client)),
-            versus: "HTTPClient.execute + collect (raw)", target: 0.97, options: options,
-            raw: { endpoint in
-                // The request is built per call, as the library builds its own and as a caller would write it.
-                let response = try await client.execute(HTTPClientRequest(url: urls[endpoint]), timeout: .seconds(30))
-                guard response.status == .ok else {
-                    throw BenchError("GET \(endpoint.rawValue) answered \(response.status)")
-                }
-                let body = try await response.body.collect(upTo: maxBody)
-                switch endpoint {
-                // NIOFoundationCompat's decode(_:from: ByteBuffer) reads the buffer in place, without a copy.
-                case .small, .big: return try check(decoder.decode([Item].self, from: body), endpoint)
-                // The library hands back `Data`, so the raw variant turns its buffer into `Data` too.
-                case .big5, .huge: return .bytes(Data(buffer: body))
-                }
-            })
+            versus: "HTTPClient.execute + collect (raw)", target: .atLeast(0.97), options: options,
+            raw: raw(client, options: options))
+    }
+
+    /// `AsyncHTTPClientTransport()`, with ResourceKit's shared client, against `HTTPClient.shared`: small GETs only.
+    static func defaultsPair(options: Options) -> ClientPair {
+        var pair = ClientPair(
+            "AHC defaults", library: "Webservice(transport: AsyncHTTPClientTransport()).load",
+            with: Webservice(transport: AsyncHTTPClientTransport()), versus: "HTTPClient.shared (raw)",
+            target: .atLeast(0.97), inFlightTarget: .above(1), options: options,
+            raw: raw(.shared, options: options))
+        pair.largeBodies = false
+        return pair
+    }
+
+    /// The raw variant with `client`: the request built per call, as the library builds its own and as a caller
+    /// would write it.
+    private static func raw(
+        _ client: HTTPClient,
+        options: Options
+    ) -> @Sendable (Endpoint) async throws -> Loaded {
+        let urls = PerEndpoint { options.url($0.rawValue).absoluteString }
+        let decoder = JSONDecoder.items()
+        return { endpoint in
+            let response = try await client.execute(HTTPClientRequest(url: urls[endpoint]), timeout: .seconds(30))
+            guard response.status == .ok else {
+                throw BenchError("GET \(endpoint.rawValue) answered \(response.status)")
+            }
+            let body = try await response.body.collect(upTo: maxBody)
+            switch endpoint {
+            // NIOFoundationCompat's decode(_:from: ByteBuffer) reads the buffer in place, without a copy.
+            case .small, .big: return try check(decoder.decode([Item].self, from: body), endpoint)
+            // The library hands back `Data`, so the raw variant turns its buffer into `Data` too.
+            case .big5, .huge: return .bytes(Data(buffer: body))
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ import ResourceKit
 /// eviction in constant time per entry, the large store costs about what N small ones do, and ten times the N costs
 /// ten times the time; a scan per evicted entry makes it quadratic.
 enum CacheShape {
-    static let target = 1.0
+    static let target = Target.atLeast(1.0)
 
     /// Answers `…/small/…` with a few bytes and `…/large` with ``large``, both cacheable for an hour.
     struct InMemoryTransport: Transport {

@@ -5,10 +5,23 @@ import Foundation
 #endif
 
 /// The benchmark executable: the comparison run, and the subcommands it re-invokes itself with.
+///
+/// `main` is synchronous and waits for a task: valgrind 3.19 crashes in an `async` main, whose main thread
+/// `dispatch_main` ends, and the `instructions` children run under valgrind.
 @main
 struct ResourceKitBench {
-    static func main() async throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    static func main() {
+        let finished = DispatchSemaphore(value: 0)
+        // Detached: `main` runs on the main actor, whose thread waits here.
+        Task.detached {
+            await run(Array(CommandLine.arguments.dropFirst()))
+            finished.signal()
+        }
+        finished.wait()
+        exit(0)
+    }
+
+    private static func run(_ arguments: [String]) async {
         if arguments.contains("-h") || arguments.contains("--help") {
             print(Options.usage)
             return
@@ -20,6 +33,8 @@ struct ResourceKitBench {
                 try Fixtures.generate(into: URL(fileURLWithPath: arguments[1], isDirectory: true))
             case "memory":
                 try await MemoryChild.run(arguments: Array(arguments.dropFirst()))
+            case "instructions":
+                try await Instructions.child(arguments: Array(arguments.dropFirst()))
             case "model-size":
                 try MemoryChild.modelSize(arguments: Array(arguments.dropFirst()))
             default:

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 
 #if canImport(Glibc)
@@ -18,20 +17,8 @@ enum MemoryChild {
             let endpoint = Endpoint(rawValue: arguments[2])
         else { throw BenchError(usage) }
         let options = try Options(arguments: [arguments[3]])
-        let pair: ClientPair
-        var client: HTTPClient?
-        switch arguments[0] {
-        case "urlsession":
-            pair = URLSessionClients.pair(options: options)
-        case "ahc":
-            let made = AsyncHTTPClientClients.makeClient()
-            client = made
-            pair = AsyncHTTPClientClients.pair(options: options, client: made)
-        default:
-            throw BenchError(usage)
-        }
-        let load = arguments[1] == "library" ? pair.library : pair.raw
-        do {
+        try await ClientPair.with(arguments[0], options: options) { pair in
+            let load = arguments[1] == "library" ? pair.library : pair.raw
             _ = try await load(.small)  // opens the connection and pages the code in
             trimHeap()
             let baseline = try status("VmRSS")
@@ -41,11 +28,7 @@ enum MemoryChild {
             let after = try status("VmRSS")
             print("baseline_bytes=\(baseline) peak_bytes=\(peak) after_bytes=\(after) count=\(loaded.count)")
             withExtendedLifetime(loaded) {}
-        } catch {
-            try? await client?.shutdown()
-            throw error
         }
-        try await client?.shutdown()
     }
 
     /// Decodes `FILE` from memory, drops the bytes, and prints the resident memory the decoded model keeps

@@ -16,6 +16,8 @@ enum Section: String, CaseIterable, Sendable {
     case ahc
     case memory
     case cache
+    /// Instructions per load under callgrind: only with `--instructions`, as it takes minutes.
+    case instructions
 }
 
 /// The benchmark's settings: what to run, how often, and how much work per round.
@@ -24,7 +26,7 @@ struct Options: Sendable {
     var fixtures: URL?
     var rounds = 9
     var quick = false
-    var sections = Set(Section.allCases)
+    var sections = Set(Section.allCases).subtracting([.instructions])
 
     /// Small GETs, one after another, per round.
     var sequentialRequests = 600
@@ -45,19 +47,21 @@ struct Options: Sendable {
     var wrkSeconds = 5
 
     static let usage = """
-        usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick]
-                                 [--only parse|urlsession|ahc|memory|cache]
+        usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--instructions]
+                                 [--only parse|urlsession|ahc|memory|cache|instructions]
                resourcekit-bench generate DIR
 
         BASE_URL serves small.json, big.json, big5.bin and huge.bin (as made by `generate`), e.g. nginx on loopback
         started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
-        `--only cache` needs no server: any BASE_URL will do.
+        `--only cache` needs no server: any BASE_URL will do. --instructions adds callgrind's instructions per load
+        (needs valgrind; a few minutes).
         """
 
     init(arguments: [String]) throws {
         var base: URL?
         var rounds: Int?
         var only: Set<Section> = []
+        var instructions = false
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
@@ -68,6 +72,8 @@ struct Options: Sendable {
                 rounds = count
             case "--quick":
                 quick = true
+            case "--instructions":
+                instructions = true
             case "--only":
                 guard let value = remaining.popFirst() else {
                     throw BenchError("--only needs a section\n\n\(Self.usage)")
@@ -95,6 +101,7 @@ struct Options: Sendable {
         guard let base else { throw BenchError("missing BASE_URL\n\n\(Self.usage)") }
         baseURL = base
         if !only.isEmpty { sections = only }
+        if instructions { sections.insert(.instructions) }
         if quick {
             self.rounds = 3
             sequentialRequests = 200

@@ -7,7 +7,7 @@ import ResourceKit
 
 /// `resource.parse(data)` against `JSONDecoder.decode` on the 5 MB fixture in memory: the library's cost per parse.
 enum ParseShape {
-    static let target = 0.99
+    static let target = Target.atLeast(0.99)
 
     static func run(data: Data, options: Options, report: Report) async throws {
         report.heading("Parse: the 5 MB fixture in memory (\(Format.number(Double(data.count), decimals: 0)) bytes)")
@@ -37,9 +37,11 @@ enum ParseShape {
 /// The library's own cost per load, without a network.
 ///
 /// `Webservice.load` through a transport that answers from memory, against decoding the same bytes alone. The
-/// difference is what building the request, the hops of `load`,
-/// the status check and the parse's dispatch cost; every real transport adds its own work on top.
+/// difference is what building the request, the hops of `load`, the status check and the parse's dispatch cost;
+/// every real transport adds its own work on top.
 enum OverheadShape {
+    static let target = Target.atLeast(0.97)
+
     struct InMemoryTransport: Transport {
         var body: Data
         var response: HTTPURLResponse
@@ -49,7 +51,11 @@ enum OverheadShape {
         }
     }
 
-    static func run(small: Data, options: Options, report: Report) async throws {
+    /// One load of `small` through an in-memory transport, and one decode of it alone, each checked.
+    static func variants(
+        small: Data,
+        options: Options
+    ) throws -> (library: @Sendable () async throws -> Void, raw: @Sendable () throws -> Void) {
         let url = options.url(Endpoint.small.rawValue)
         let headers = ["Content-Type": "application/json", "Content-Length": "\(small.count)"]
         guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
@@ -57,31 +63,27 @@ enum OverheadShape {
         let webservice = Webservice(transport: InMemoryTransport(body: small, response: response))
         let resource = Resource<[Item]>(get: url, decoder: JSONDecoder.items())
         let decoder = JSONDecoder.items()
+        return (
+            { _ = try check(try await webservice.load(resource), .small) },
+            { _ = try check(decoder.decode([Item].self, from: small), .small) }
+        )
+    }
+
+    static func run(small: Data, options: Options, report: Report) async throws {
+        let (library, raw) = try variants(small: small, options: options)
         let loads = options.stubLoads
-        let times = try await Interleaved.pairs(
-            rounds: options.rounds, count: loads,
-            library: { _ = try check(try await webservice.load(resource), .small) },
-            raw: { _ = try check(decoder.decode([Item].self, from: small), .small) })
-        let library = Samples(values: times.library.map { $0 * 1_000_000 / Double(loads) })
-        let raw = Samples(values: times.raw.map { $0 * 1_000_000 / Double(loads) })
-        print("-- diagnostic: small.json through an in-memory Transport (\(loads) per round), no target --")
-        let rows = [
-            ("Webservice(transport: in-memory).load", library), ("JSONDecoder.decode alone", raw),
-        ].map { name, samples in
-            [
-                name, Format.number(samples.median, decimals: 1) + " µs",
-                Format.number(samples.min, decimals: 1) + " – " + Format.number(samples.max, decimals: 1),
-            ]
-        }
-        Table.print(header: ["variant", "median", "spread (min – max)"], rows: rows)
-        let overhead = library.median - raw.median
-        print(
-            "   the library's own overhead: \(Format.number(overhead, decimals: 1)) µs per load "
-                + "(request building, load's hops, status check), before any transport's work")
-        report.addSummaryLine(
-            SummaryLine(
-                section: "Parse", shape: "small.json via in-memory Transport (diagnostic)",
-                definition: "decode ÷ load (time)", ratio: raw.median / library.median, target: "—", passes: true,
-                kind: .info))
+        let times = try await Interleaved.pairs(rounds: options.rounds, count: loads, library: library, raw: raw)
+        let comparison = Comparison(
+            section: "Parse", shape: "small.json via in-memory Transport (\(loads) per round)", unit: "µs",
+            decimals: 1, libraryName: "Webservice(transport: in-memory).load", rawName: "JSONDecoder.decode alone",
+            library: Samples(values: times.library.map { $0 * 1_000_000 / Double(loads) }),
+            raw: Samples(values: times.raw.map { $0 * 1_000_000 / Double(loads) }), better: .lower, target: target)
+        let overhead = comparison.library.median - comparison.raw.median
+        report.add(
+            comparison,
+            notes: [
+                "the library's own overhead: \(Format.number(overhead, decimals: 1)) µs per load (request building, "
+                    + "load's hops, status check), before any transport's work"
+            ])
     }
 }

@@ -13,8 +13,7 @@ struct Comparison: Sendable {
     var libraryName, rawName: String
     var library, raw: Samples
     var better: Better
-    /// The lowest acceptable ratio; the ratio is defined so that higher is better.
-    var target: Double
+    var target: Target
 
     /// Library ÷ raw for a throughput, raw ÷ library for a time: above 1, the library is faster.
     var ratio: Double {
@@ -31,7 +30,22 @@ struct Comparison: Sendable {
         }
     }
 
-    var passes: Bool { ratio >= target }
+    var passes: Bool { target.passes(ratio) }
+}
+
+/// The ratio a comparison must reach, or pass when `strict`; every ratio is defined so that higher is better.
+struct Target: Sendable {
+    var value: Double
+    var strict = false
+
+    /// At least `value`.
+    static func atLeast(_ value: Double) -> Target { Target(value: value) }
+    /// More than `value`: better than the baseline, not only as good.
+    static func above(_ value: Double) -> Target { Target(value: value, strict: true) }
+
+    func passes(_ ratio: Double) -> Bool { strict ? ratio > value : ratio >= value }
+
+    var text: String { (strict ? "> " : "≥ ") + Format.number(value, decimals: 2) }
 }
 
 /// A line of the final summary.
@@ -90,7 +104,7 @@ final class Report {
             row(comparison.rawName, comparison.raw),
             [
                 comparison.ratioDefinition, "", "", Format.number(comparison.ratio, decimals: 3),
-                "≥ " + Format.number(comparison.target, decimals: 2), comparison.passes ? "PASS" : "MISS",
+                comparison.target.text, comparison.passes ? "PASS" : "MISS",
             ],
         ]
         rows += extraRows.map { $0 + Array(repeating: "", count: Swift.max(0, 6 - $0.count)) }
@@ -101,7 +115,7 @@ final class Report {
         summary.append(
             SummaryLine(
                 section: comparison.section, shape: comparison.shape, definition: comparison.ratioDefinition,
-                ratio: comparison.ratio, target: "≥ " + Format.number(comparison.target, decimals: 2),
+                ratio: comparison.ratio, target: comparison.target.text,
                 passes: comparison.passes))
     }
 

@@ -53,12 +53,18 @@ struct Runner {
                 throw error
             }
             try await client.shutdown()
+            try await NetworkShapes.run(
+                AsyncHTTPClientClients.defaultsPair(options: options), options: options, server: server,
+                report: report)
         }
         if options.sections.contains(.memory) {
             try await Memory.run(options: options, report: report)
         }
         if options.sections.contains(.cache) {
             try await CacheShape.run(options: options, report: report)
+        }
+        if options.sections.contains(.instructions) {
+            try await Instructions.run(options: options, report: report)
         }
         report.printSummary()
         print(Machine.report(busy: nil, when: "after the run"))

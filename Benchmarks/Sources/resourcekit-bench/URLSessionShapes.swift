@@ -49,14 +49,15 @@ struct LibraryResources: Sendable {
     }
 }
 
-/// `Webservice()` (ResourceKit's shared `URLSessionTransport`) against `URLSession.shared` used directly.
+/// `Webservice()` (ResourceKit's shared `URLSessionTransport`) against `URLSession.shared` used directly: each with
+/// its own settings, so with 64 in flight the library must beat the raw default.
 enum URLSessionClients {
     static func pair(options: Options) -> ClientPair {
         let urls = PerEndpoint { options.url($0.rawValue) }
         let decoder = JSONDecoder.items()
         return ClientPair(
             "URLSession", library: "Webservice().load", with: Webservice(), versus: "URLSession.shared (raw)",
-            target: 0.98, options: options,
+            target: .atLeast(0.98), inFlightTarget: .above(1), options: options,
             raw: { endpoint in
                 // The request is built per call, as the library builds its own and as a caller would write it.
                 let request = URLRequest(url: urls[endpoint])
