@@ -37,7 +37,9 @@ public struct Resource<A>: Sendable {
     ///
     /// It is synchronous and pure: a test calls it with fixture bytes and `nil` for the response. See
     /// <doc:TestingParses>.
-    public var parse: @Sendable (Data, HTTPURLResponse?) throws -> A
+    public var parse: @Sendable (Data, HTTPURLResponse?) throws -> A {
+        didSet { parseReadsResponse = true }
+    }
     /// The longest the whole request may take, in seconds; `nil`, the default, leaves timing to the transport.
     ///
     /// See <doc:LoadingResources>.
@@ -46,6 +48,9 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:LoadingResources>.
     public var maxBodySize: Int?
+    /// Whether ``parse`` may read the response: `false` for a parse made from `(Data) throws -> A`, which
+    /// ``Webservice`` then calls with `nil` rather than build an `HTTPURLResponse` nobody reads.
+    var parseReadsResponse = true
 
     /// Creates a resource whose parse turns the response body into the model.
     ///
@@ -59,6 +64,7 @@ public struct Resource<A>: Sendable {
         parse: @escaping @Sendable (Data) throws -> A
     ) {
         self.init(url: url, method: method, headers: headers, parse: { data, _ in try parse(data) })
+        parseReadsResponse = false
     }
 
     /// Creates a resource whose parse also reads the response, for models that depend on its header fields.
@@ -99,6 +105,7 @@ public struct Resource<A>: Sendable {
         mapped.timeout = timeout
         mapped.maxBodySize = maxBodySize
         mapped.parseAPIError = parseAPIError
+        mapped.parseReadsResponse = parseReadsResponse
         return mapped
     }
 
@@ -112,20 +119,32 @@ public struct Resource<A>: Sendable {
     /// #expect(throws: WebserviceError.self) { try Episode.all.value(from: body, response: response) }
     /// ```
     public func value(from data: Data, response: URLResponse) throws(WebserviceError) -> A {
-        guard let http = response as? HTTPURLResponse else {
+        try value(from: data, head: ResponseHead(response))
+    }
+
+    /// ``value(from:response:)`` for a response whose `HTTPURLResponse` is built only if the parse or an error reads
+    /// it.
+    func value(from data: Data, head: ResponseHead) throws(WebserviceError) -> A {
+        guard let statusCode = head.statusCode else {
             throw .nonHTTPResponse(body: data)
         }
-        guard acceptableStatusCodes.contains(http.statusCode) else {
-            let failure = WebserviceError.Response(http, body: data)
+        func response() throws(WebserviceError) -> HTTPURLResponse {
+            guard let http = head.response() as? HTTPURLResponse else { throw .nonHTTPResponse(body: data) }
+            return http
+        }
+        guard acceptableStatusCodes.contains(statusCode) else {
+            let failure = WebserviceError.Response(try response(), body: data)
             if let apiError = try? parseAPIError?(data) {
                 throw .apiError(apiError, failure)
             }
             throw .unacceptableStatus(failure)
         }
+        let http = parseReadsResponse ? try response() : nil
         do {
             return try parse(data, http)
         } catch {
-            throw .parsing(error, WebserviceError.Response(http, body: data))
+            let failed = if let http { http } else { try response() }
+            throw .parsing(error, WebserviceError.Response(failed, body: data))
         }
     }
 }

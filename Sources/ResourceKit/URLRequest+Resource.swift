@@ -18,15 +18,45 @@ extension URLRequest {
     ///
     /// - Parameter resource: The resource to request.
     public init<A>(resource: Resource<A>) {
+        self.init(resource: resource, addingHeaders: [:])
+    }
+
+    /// The request for `resource`, with those of `added`'s header fields that the resource doesn't set itself.
+    init<A>(resource: Resource<A>, addingHeaders added: [String: String]) {
         self.init(url: resource.url.appending(encodedQueryItems: resource.queryItems))
-        httpMethod = resource.method.name
-        httpBody = resource.method.body
+        if resource.method.name != "GET" {
+            httpMethod = resource.method.name
+        }
+        if let body = resource.method.body {
+            httpBody = body
+        }
         if let timeout = resource.timeout, timeout > 0, timeout < timeoutInterval {
             timeoutInterval = timeout
         }
-        for (name, value) in resource.headers {
-            setValue(value, forHTTPHeaderField: name)
+        var fields = resource.headers
+        for (name, value) in added where !fields.keys.contains(where: { sameHeaderName($0, name) }) {
+            fields[name] = value
         }
+        setHeaderFields(fields)
+    }
+
+    /// Sets the request's header fields to `fields`, in one step when `setValue(_:forHTTPHeaderField:)` would store
+    /// them as they are, and field by field through it otherwise.
+    ///
+    /// On Linux, `setValue` capitalizes and compares every name through `NSString`; a resource's fields rarely need
+    /// that, as every value is valid and no name is there twice in different cases.
+    private mutating func setHeaderFields(_ fields: [String: String]) {
+        guard !fields.isEmpty else { return }
+        let plain =
+            fields.values.allSatisfy(isValidHeaderValue)
+            && fields.keys.allSatisfy { name in fields.keys.filter { sameHeaderName($0, name) }.count == 1 }
+        guard plain else {
+            for (name, value) in fields {
+                setValue(value, forHTTPHeaderField: name)
+            }
+            return
+        }
+        allHTTPHeaderFields = fields
     }
 }
 

@@ -54,16 +54,16 @@ public struct Webservice: Sendable {
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
-        let built = URLRequest(resource: resource)
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
-        let request = (transport as? URLSessionTransport)?.prepared(built) ?? built
+        let added = (transport as? URLSessionTransport)?.addedHeaders ?? [:]
+        let request = URLRequest(resource: resource, addingHeaders: added)
         let limit = resource.maxBodySize
-        let (data, response) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
+        let (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
         try Task.checkCancellation()
         if let limit, data.count > limit {
             throw WebserviceError.bodyTooLarge(limit: limit)
         }
-        return try resource.value(from: data, response: response)
+        return try resource.value(from: data, head: head)
     }
 
     /// The response to `request`: a fresh cached response, or the transport's answer.
@@ -71,20 +71,20 @@ public struct Webservice: Sendable {
         to request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
-    ) async throws -> (Data, URLResponse) {
+    ) async throws -> (Data, ResponseHead) {
         if let cached = await cache?.response(for: request), let response = cached.httpResponse {
-            return (cached.body, response)
+            return (cached.body, ResponseHead(response))
         }
-        let (data, response) = try await reportingTransportErrors(of: request) {
+        let (data, head) = try await reportingTransportErrors(of: request) {
             try await send(request, within: timeout, maxBodySize: maxBodySize)
         }
         if let maxBodySize, data.count > maxBodySize {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)  // before the cache could keep it
         }
-        if let cache, let stored = ResponseCache.StoredResponse(body: data, response: response) {
+        if let cache, let stored = ResponseCache.StoredResponse(body: data, response: head.response()) {
             await cache.record(stored, for: request)
         }
-        return (data, response)
+        return (data, head)
     }
 
     /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)`` without `request`'s credentials,
@@ -117,18 +117,14 @@ public struct Webservice: Sendable {
         _ request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
-    ) async throws -> (Data, URLResponse) {
+    ) async throws -> (Data, ResponseHead) {
         let (transport, limiter) = (self.transport, self.limiter)
         try await limiter?.enter()
         // From here on, `exchange` must run exactly once: it gives the place back.
-        let exchange: @Sendable () async -> Result<(Data, URLResponse), any Error> = {
-            let result: Result<(Data, URLResponse), any Error>
+        let exchange: @Sendable () async -> Result<(Data, ResponseHead), any Error> = {
+            let result: Result<(Data, ResponseHead), any Error>
             do {
-                if let maxBodySize {
-                    result = .success(try await transport.data(for: request, maxBodySize: maxBodySize))
-                } else {
-                    result = .success(try await transport.data(for: request))
-                }
+                result = .success(try await Self.exchange(request, with: transport, maxBodySize: maxBodySize))
             } catch {
                 result = .failure(error)
             }
@@ -138,7 +134,7 @@ public struct Webservice: Sendable {
         guard let timeout else {
             return try await exchange().get()
         }
-        let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, URLResponse), any Error>.self)
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, ResponseHead), any Error>.self)
         let sending = Task {
             outcome.yield(await exchange())
         }
@@ -160,5 +156,23 @@ public struct Webservice: Sendable {
         } onCancel: {
             outcome.finish()
         }
+    }
+
+    /// Sends `request` through `transport`, with the body limited to `maxBodySize` bytes when there is a limit.
+    private static func exchange(
+        _ request: URLRequest,
+        with transport: any Transport,
+        maxBodySize: Int?
+    ) async throws -> (Data, ResponseHead) {
+        if let transport = transport as? any HeadTransport {
+            return try await transport.head(for: request, maxBodySize: maxBodySize)
+        }
+        let (data, response) =
+            if let maxBodySize {
+                try await transport.data(for: request, maxBodySize: maxBodySize)
+            } else {
+                try await transport.data(for: request)
+            }
+        return (data, ResponseHead(response))
     }
 }

@@ -11,21 +11,32 @@ import Foundation
 @main
 struct ResourceKitBench {
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("-h") || arguments.contains("--help") {
+            print(Options.usage)
+            return
+        }
+        if arguments.first == "model-size" {
+            // On the main thread, whose heap `malloc_trim` and the resident-memory figures describe as before.
+            do { try MemoryChild.modelSize(arguments: Array(arguments.dropFirst())) } catch { fail(error) }
+            return
+        }
         let finished = DispatchSemaphore(value: 0)
         // Detached: `main` runs on the main actor, whose thread waits here.
         Task.detached {
-            await run(Array(CommandLine.arguments.dropFirst()))
+            await run(arguments)
             finished.signal()
         }
         finished.wait()
         exit(0)
     }
 
+    private static func fail(_ error: any Error) -> Never {
+        FileHandle.standardError.write(Data("resourcekit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+
     private static func run(_ arguments: [String]) async {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            print(Options.usage)
-            return
-        }
         do {
             switch arguments.first {
             case "generate":
@@ -35,14 +46,11 @@ struct ResourceKitBench {
                 try await MemoryChild.run(arguments: Array(arguments.dropFirst()))
             case "instructions":
                 try await Instructions.child(arguments: Array(arguments.dropFirst()))
-            case "model-size":
-                try MemoryChild.modelSize(arguments: Array(arguments.dropFirst()))
             default:
                 try await Runner(options: Options(arguments: arguments)).run()
             }
         } catch {
-            FileHandle.standardError.write(Data("resourcekit-bench: \(error)\n".utf8))
-            exit(1)
+            fail(error)
         }
     }
 }

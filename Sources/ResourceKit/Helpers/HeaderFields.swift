@@ -65,16 +65,25 @@ extension URL {
 ///   never part of the error.
 func validateHeaderFields(_ fields: [String: String]) throws(WebserviceError) {
     for (name, value) in fields {
-        let validName = !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
-        let validValue = value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
-        guard validName, validValue else {
-            let field = validName ? name : Redaction.mark
-            let reason =
-                "The header field \"\(field)\" has a \(validName ? "value" : "name") that HTTP forbids, such as "
-                + "one with a line break or another control character; the request was not sent."
-            throw .encoding(EncodingError.invalidValue(field, .init(codingPath: [], debugDescription: reason)))
-        }
+        try validateHeaderField(name: name, value: value)
     }
+}
+
+/// Checks one header field as ``validateHeaderFields(_:)`` checks each.
+func validateHeaderField(name: String, value: String) throws(WebserviceError) {
+    let validName = !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
+    guard validName, isValidHeaderValue(value) else {
+        let field = validName ? name : Redaction.mark
+        let reason =
+            "The header field \"\(field)\" has a \(validName ? "value" : "name") that HTTP forbids, such as "
+            + "one with a line break or another control character; the request was not sent."
+        throw .encoding(EncodingError.invalidValue(field, .init(codingPath: [], debugDescription: reason)))
+    }
+}
+
+/// Whether `value` has no control character but tab, as RFC 9110 requires of a header field's value.
+func isValidHeaderValue(_ value: String) -> Bool {
+    value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
 }
 
 /// Whether `byte` may appear in a header name: RFC 9110's `tchar`.
@@ -83,8 +92,21 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"):
         true
-    default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+        UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        true
+    default: false
     }
+}
+
+/// Whether two header names are the same name: equal but for the case of ASCII letters. It allocates nothing, unlike
+/// comparing `lowercased()` copies.
+func sameHeaderName(_ name: String, _ other: String) -> Bool {
+    func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+    return name.utf8.count == other.utf8.count && zip(name.utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
 }
 
 extension Dictionary where Key == String, Value == String {

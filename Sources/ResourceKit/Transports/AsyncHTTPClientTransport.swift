@@ -64,34 +64,29 @@
 
         /// Sends `request`, follows its redirects and returns the final response with its whole body.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            try await redactingErrors(of: request) { try await exchange(request, maxBodySize: nil) }
-        }
-
-        /// Runs an exchange for `original`, its `URLError`s redacted as ``Webservice`` reports
-        /// them, so a caller using the transport alone never logs a credential either.
-        private func redactingErrors(
-            of original: URLRequest,
-            _ operation: () async throws -> (Data, URLResponse)
-        ) async throws -> (Data, URLResponse) {
-            do {
-                return try await operation()
-            } catch let error as URLError {
-                throw Redaction.sanitized(error, removing: Redaction.secrets(of: original))
-            }
+            let (body, head) = try await head(for: request, maxBodySize: nil)
+            return (body, head.response())
         }
 
         /// Sends `request` like ``data(for:)``, failing as soon as the body is larger than `maxBodySize` bytes.
         public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-            try await redactingErrors(of: request) { try await exchange(request, maxBodySize: maxBodySize) }
+            let (body, head) = try await head(for: request, maxBodySize: maxBodySize)
+            return (body, head.response())
+        }
+
+        /// Sends `request`, its `URLError`s redacted as ``Webservice`` reports them, so a caller using the transport
+        /// alone never logs a credential either.
+        func head(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
+            do {
+                return try await exchange(request, maxBodySize: maxBodySize)
+            } catch let error as URLError {
+                throw Redaction.sanitized(error, removing: Redaction.secrets(of: request))
+            }
         }
 
         /// Sends `original`, follows its redirects and gathers the final response's body.
-        private func exchange(_ original: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
-            try validateHeaderFields(original.allHTTPHeaderFields ?? [:])
+        private func exchange(_ original: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
             var request = original
-            if request.value(forHTTPHeaderField: "User-Agent") == nil {
-                request.setValue(defaultUserAgent, forHTTPHeaderField: "User-Agent")
-            }
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map { $0.lowercased() })
             for _ in 0...max(maxRedirects, 0) {
                 guard let url = request.url else { throw URLError(.badURL) }
@@ -107,7 +102,13 @@
                 let expectedLength = response.headers.first(name: "Content-Length").flatMap { Int($0) }
                 let body = try await Self.gather(
                     response.body, expectedLength: expectedLength, maxBodySize: maxBodySize, url: url)
-                return (body, try Self.httpResponse(response, url: url))
+                let (status, headers, version) = (response.status, response.headers, response.version)
+                return (
+                    body,
+                    ResponseHead(statusCode: Int(status.code)) {
+                        Self.httpResponse(status: status, headers: headers, version: version, url: url)
+                    }
+                )
             }
             throw URLError(
                 .httpTooManyRedirects,
@@ -129,8 +130,14 @@
             }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            var setsUserAgent = false
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                try validateHeaderField(name: name, value: value)
+                setsUserAgent = setsUserAgent || sameHeaderName(name, "User-Agent")
                 outgoing.headers.add(name: name, value: value)
+            }
+            if !setsUserAgent {
+                outgoing.headers.add(name: "User-Agent", value: defaultUserAgent)
             }
             if let body = request.httpBody {
                 outgoing.body = .bytes(ByteBuffer(data: body))
@@ -263,20 +270,22 @@
                 ])
         }
 
-        /// The `HTTPURLResponse` for `response`, with repeated header fields joined by commas.
-        private static func httpResponse(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
+        /// The `HTTPURLResponse` for a response's head, with repeated header fields joined by commas.
+        private static func httpResponse(
+            status: HTTPResponseStatus,
+            headers: HTTPHeaders,
+            version: HTTPVersion,
+            url: URL
+        ) -> URLResponse {
             var fields: [String: String] = [:]
-            for (name, value) in response.headers {
+            for (name, value) in headers {
                 fields[name] = fields[name].map { "\($0), \(value)" } ?? value
             }
-            let version = "HTTP/\(response.version.major).\(response.version.minor)"
-            guard
-                let converted = HTTPURLResponse(
-                    url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
-            else {
-                throw URLError(.cannotParseResponse, userInfo: [NSURLErrorFailingURLErrorKey: url])
-            }
-            return converted
+            let version = "HTTP/\(version.major).\(version.minor)"
+            // FoundationNetworking's initializer never fails; a response without an HTTP head makes `load` report
+            // `WebserviceError.nonHTTPResponse` if one ever did.
+            return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: version, headerFields: fields)
+                ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
         }
 
         /// `error` as the `URLError` `URLSession` would report, or `CancellationError` for a cancelled task.
@@ -347,4 +356,6 @@
             }
         }
     }
+
+    extension AsyncHTTPClientTransport: HeadTransport {}
 #endif

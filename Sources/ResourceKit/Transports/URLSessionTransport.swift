@@ -24,7 +24,7 @@ public final class URLSessionTransport: Transport {
     /// Whether this transport made ``session``, with a ``SessionDelegate``, and so also invalidates it.
     private let ownsSession: Bool
     /// The header fields sent with each request that doesn't set them itself.
-    private let addedHeaders: [String: String]
+    let addedHeaders: [String: String]
 
     /// Creates a transport with its own session for `configuration`.
     ///
@@ -91,10 +91,14 @@ public final class URLSessionTransport: Transport {
 
     /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
     ///
-    /// ``Webservice`` keys its cache with it; preparing a prepared request adds nothing.
+    /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too and this adds
+    /// nothing.
     func prepared(_ request: URLRequest) -> URLRequest {
+        let fields = request.allHTTPHeaderFields ?? [:]
+        let missing = addedHeaders.filter { added in !fields.keys.contains { sameHeaderName($0, added.key) } }
+        guard !missing.isEmpty else { return request }
         var request = request
-        for (name, value) in addedHeaders where request.value(forHTTPHeaderField: name) == nil {
+        for (name, value) in missing {
             request.setValue(value, forHTTPHeaderField: name)
         }
         return request
