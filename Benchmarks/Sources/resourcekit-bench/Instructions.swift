@@ -88,7 +88,8 @@ enum Instructions {
         let options = try Options(arguments: [arguments[3]])
         let library = arguments[1] == "library"
         if arguments[0] == "in-memory" {
-            let variants = try OverheadShape.variants(small: try await download(.small, options: options), options: options)
+            let small = try await download(.small, options: options)
+            let variants = try OverheadShape.variants(small: small, options: options)
             for _ in 0..<(10 + loads) {
                 if library { try await variants.library() } else { try variants.raw() }
             }

@@ -82,7 +82,8 @@ enum Memory {
                     variant.name, Format.megabytes(samples.median),
                     Format.megabytes(samples.min) + " – " + Format.megabytes(samples.max),
                     Format.number(samples.median / body, decimals: 2),
-                    Format.number(samples.median / ideal, decimals: 2), decoded ? Format.number(ratio, decimals: 2) : "",
+                    Format.number(samples.median / ideal, decimals: 2),
+                    decoded ? Format.number(ratio, decimals: 2) : "",
                     ratio > target ? "FLAG > \(Format.number(target, decimals: 2))" : "ok",
                 ])
                 report.addSummaryLine(

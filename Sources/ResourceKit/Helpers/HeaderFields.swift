@@ -100,8 +100,9 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     }
 }
 
-/// Whether two header names are the same name: equal but for the case of ASCII letters. It allocates nothing, unlike
-/// comparing `lowercased()` copies.
+/// Whether two header names are the same name: equal but for the case of ASCII letters.
+///
+/// It allocates nothing, unlike comparing `lowercased()` copies.
 func sameHeaderName(_ name: String, _ other: String) -> Bool {
     func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
