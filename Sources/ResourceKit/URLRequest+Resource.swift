@@ -47,9 +47,12 @@ extension URLRequest {
     /// that, as every value is valid and no name is there twice in different cases.
     private mutating func setHeaderFields(_ fields: [String: String]) {
         guard !fields.isEmpty else { return }
+        let names = Array(fields.keys)
         let plain =
             fields.values.allSatisfy(isValidHeaderValue)
-            && fields.keys.allSatisfy { name in fields.keys.filter { sameHeaderName($0, name) }.count == 1 }
+            && names.indices.allSatisfy { index in
+                names[(index + 1)...].allSatisfy { !sameHeaderName($0, names[index]) }
+            }
         guard plain else {
             for (name, value) in fields {
                 setValue(value, forHTTPHeaderField: name)

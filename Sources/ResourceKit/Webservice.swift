@@ -15,11 +15,17 @@ import Foundation
 /// ```
 public struct Webservice: Sendable {
     /// The transport that sends requests.
-    public var transport: any Transport
+    public var transport: any Transport {
+        didSet { (headTransport, addedHeaders) = Self.fastPaths(for: transport) }
+    }
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
     public var cache: ResponseCache?
     /// The limit on loads in flight at once, when one was set.
     var limiter: LoadLimiter?
+    /// ``transport`` when it answers with a ``ResponseHead``.
+    private var headTransport: (any HeadTransport)?
+    /// The header fields ``transport`` adds to requests that don't set them.
+    private var addedHeaders: [String: String]
 
     /// Creates a web service that sends requests with `transport`.
     ///
@@ -35,6 +41,12 @@ public struct Webservice: Sendable {
         self.transport = transport
         self.limiter = maxConcurrentLoads.map(LoadLimiter.init(maxConcurrentLoads:))
         self.cache = cache
+        (headTransport, addedHeaders) = Self.fastPaths(for: transport)
+    }
+
+    /// What ``load(_:)`` needs to know of `transport`, found once rather than with a dynamic cast per load.
+    private static func fastPaths(for transport: any Transport) -> ((any HeadTransport)?, [String: String]) {
+        (transport as? any HeadTransport, (transport as? URLSessionTransport)?.addedHeaders ?? [:])
     }
 
     /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
@@ -55,8 +67,7 @@ public struct Webservice: Sendable {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
-        let added = (transport as? URLSessionTransport)?.addedHeaders ?? [:]
-        let request = URLRequest(resource: resource, addingHeaders: added)
+        let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
         let limit = resource.maxBodySize
         let (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
         try Task.checkCancellation()
@@ -118,13 +129,17 @@ public struct Webservice: Sendable {
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        let (transport, limiter) = (self.transport, self.limiter)
+        let (transport, headTransport, limiter) = (self.transport, self.headTransport, self.limiter)
         try await limiter?.enter()
         // From here on, `exchange` must run exactly once: it gives the place back.
         let exchange: @Sendable () async -> Result<(Data, ResponseHead), any Error> = {
             let result: Result<(Data, ResponseHead), any Error>
             do {
-                result = .success(try await Self.exchange(request, with: transport, maxBodySize: maxBodySize))
+                if let headTransport {
+                    result = .success(try await headTransport.head(for: request, maxBodySize: maxBodySize))
+                } else {
+                    result = .success(try await Self.transfer(request, through: transport, maxBodySize: maxBodySize))
+                }
             } catch {
                 result = .failure(error)
             }
@@ -159,14 +174,11 @@ public struct Webservice: Sendable {
     }
 
     /// Sends `request` through `transport`, with the body limited to `maxBodySize` bytes when there is a limit.
-    private static func exchange(
+    private static func transfer(
         _ request: URLRequest,
-        with transport: any Transport,
+        through transport: any Transport,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        if let transport = transport as? any HeadTransport {
-            return try await transport.head(for: request, maxBodySize: maxBodySize)
-        }
         let (data, response) =
             if let maxBodySize {
                 try await transport.data(for: request, maxBodySize: maxBodySize)

@@ -18,6 +18,8 @@ enum Section: String, CaseIterable, Sendable {
     case cache
     /// Instructions per load under callgrind: only with `--instructions`, as it takes minutes.
     case instructions
+    /// The sweep of connection limits behind ResourceKit's defaults: only with `--only settings`.
+    case settings
 }
 
 /// The benchmark's settings: what to run, how often, and how much work per round.
@@ -26,7 +28,7 @@ struct Options: Sendable {
     var fixtures: URL?
     var rounds = 9
     var quick = false
-    var sections = Set(Section.allCases).subtracting([.instructions])
+    var sections = Set(Section.allCases).subtracting([.instructions, .settings])
 
     /// Small GETs, one after another, per round.
     var sequentialRequests = 600
@@ -48,13 +50,13 @@ struct Options: Sendable {
 
     static let usage = """
         usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--instructions]
-                                 [--only parse|urlsession|ahc|memory|cache|instructions]
+                                 [--only parse|urlsession|ahc|memory|cache|instructions|settings]
                resourcekit-bench generate DIR
 
         BASE_URL serves small.json, big.json, big5.bin and huge.bin (as made by `generate`), e.g. nginx on loopback
         started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
         `--only cache` needs no server: any BASE_URL will do. --instructions adds callgrind's instructions per load
-        (needs valgrind; a few minutes).
+        (needs valgrind; a few minutes). `--only settings` sweeps the connection limits behind the library's defaults.
         """
 
     init(arguments: [String]) throws {

@@ -19,7 +19,7 @@ struct Runner {
             bytes, \(options.parses) parses\(options.quick ? " (--quick)" : "")
             """)
         print(Machine.report(busy: await Machine.busyShare(over: 1), when: "before the run"))
-        if options.sections != [.cache] {
+        if !options.sections.isSubset(of: [.cache]) {
             try await checkServer()
         }
 
@@ -62,6 +62,9 @@ struct Runner {
         }
         if options.sections.contains(.cache) {
             try await CacheShape.run(options: options, report: report)
+        }
+        if options.sections.contains(.settings) {
+            try await SettingsShape.run(options: options, report: report)
         }
         if options.sections.contains(.instructions) {
             try await Instructions.run(options: options, report: report)

@@ -107,7 +107,8 @@ func sameHeaderName(_ name: String, _ other: String) -> Bool {
     func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
-    return name.utf8.count == other.utf8.count && zip(name.utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
+    return name == other
+        || (name.utf8.count == other.utf8.count && name.utf8.elementsEqual(other.utf8) { lower($0) == lower($1) })
 }
 
 extension Dictionary where Key == String, Value == String {

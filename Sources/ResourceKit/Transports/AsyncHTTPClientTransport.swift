@@ -59,6 +59,8 @@
             configuration.timeout = .init(connect: .seconds(60), read: .seconds(60))
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.decompression = .enabled(limit: .ratio(decompressionRatio))
+            // Up to 64 connections per host before requests queue, rather than 8: see <doc:Transports>.
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
 
@@ -259,6 +261,7 @@
         /// Throws when the response's `Content-Encoding` is one AsyncHTTPClient doesn't decode, rather than handing
         /// the encoded bytes to the parse.
         private static func checkContentEncoding(of response: HTTPClientResponse, url: URL) throws {
+            guard response.headers.contains(name: "Content-Encoding") else { return }
             let codings = response.headers[canonicalForm: "Content-Encoding"].map { $0.lowercased() }
             guard let unknown = codings.first(where: { !["identity", "gzip", "deflate"].contains($0) }) else { return }
             throw URLError(

@@ -29,10 +29,14 @@ public final class URLSessionTransport: Transport {
     /// Creates a transport with its own session for `configuration`.
     ///
     /// - Parameters:
-    ///   - configuration: The session's configuration; it is copied, not changed.
+    ///   - configuration: The session's configuration; it is copied, not changed. The default is `.default` without
+    ///     a `URLCache` or cookies: see <doc:Transports>.
     ///   - crossOriginSafeHeaders: Header names besides the built-in safe ones that may follow a redirect to another
     ///     origin.
-    public init(configuration: URLSessionConfiguration = .default, crossOriginSafeHeaders: Set<String> = []) {
+    public init(
+        configuration: URLSessionConfiguration = .resourceKitDefault,
+        crossOriginSafeHeaders: Set<String> = []
+    ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
         addedHeaders = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
@@ -116,5 +120,22 @@ public final class URLSessionTransport: Transport {
             fields[name] = value as? String ?? String(describing: value)
         }
         return fields
+    }
+}
+
+extension URLSessionConfiguration {
+    /// The configuration of ``URLSessionTransport/init(configuration:crossOriginSafeHeaders:)`` by default: `.default`
+    /// without a `URLCache` or cookies.
+    ///
+    /// ``ResponseCache`` is ResourceKit's cache, and cookies are credentials a caller opts into. On Linux both cost
+    /// more than the rest of a small load: FoundationNetworking looks each request up in `URLCache` (which never
+    /// stores there) and parses every response header line for cookies.
+    @usableFromInline static var resourceKitDefault: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        return configuration
     }
 }
