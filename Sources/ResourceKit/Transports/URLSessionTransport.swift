@@ -29,8 +29,7 @@ public final class URLSessionTransport: Transport {
     /// Creates a transport with its own session for `configuration`.
     ///
     /// - Parameters:
-    ///   - configuration: The session's configuration; it is copied, not changed. The default is `.default` without
-    ///     a `URLCache` or cookies: see <doc:Transports>.
+    ///   - configuration: The session's configuration, copied; by default `.default` without URLCache or cookies.
     ///   - crossOriginSafeHeaders: Header names besides the built-in safe ones that may follow a redirect to another
     ///     origin.
     public init(
