@@ -47,12 +47,13 @@ extension URLRequest {
     /// that, as every value is valid and no name is there twice in different cases.
     private mutating func setHeaderFields(_ fields: [String: String]) {
         guard !fields.isEmpty else { return }
-        let names = Array(fields.keys)
-        let plain =
-            fields.values.allSatisfy(isValidHeaderValue)
-            && names.indices.allSatisfy { index in
+        var plain = fields.values.allSatisfy(isValidHeaderValue)
+        if plain, fields.count > 1 {
+            let names = Array(fields.keys)
+            plain = names.indices.allSatisfy { index in
                 names[(index + 1)...].allSatisfy { !sameHeaderName($0, names[index]) }
             }
+        }
         guard plain else {
             for (name, value) in fields {
                 setValue(value, forHTTPHeaderField: name)

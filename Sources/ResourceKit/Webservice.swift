@@ -86,8 +86,11 @@ public struct Webservice: Sendable {
         if let cached = await cache?.response(for: request), let response = cached.httpResponse {
             return (cached.body, ResponseHead(response))
         }
-        let (data, head) = try await reportingTransportErrors(of: request) {
-            try await send(request, within: timeout, maxBodySize: maxBodySize)
+        let (data, head): (Data, ResponseHead)
+        do {
+            (data, head) = try await send(request, within: timeout, maxBodySize: maxBodySize)
+        } catch {
+            throw Self.reported(error, of: request)
         }
         if let maxBodySize, data.count > maxBodySize {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)  // before the cache could keep it
@@ -98,23 +101,17 @@ public struct Webservice: Sendable {
         return (data, head)
     }
 
-    /// Runs `operation`, reporting its errors as ``WebserviceError/transport(_:)`` without `request`'s credentials,
-    /// or as `CancellationError` when the task was cancelled; a ``WebserviceError`` such as
+    /// A transport's `error` as ``load(_:)`` reports it: ``WebserviceError/transport(_:)`` without `request`'s
+    /// credentials, or `CancellationError` when the task was cancelled; a ``WebserviceError`` such as
     /// ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
     ///
     /// A TLS or decoding failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms
     /// use, such as `.serverCertificateUntrusted`.
-    private func reportingTransportErrors<T>(of request: URLRequest, _ operation: () async throws -> T) async throws
-        -> T
-    {
-        do {
-            return try await operation()
-        } catch {
-            if error is CancellationError || error is WebserviceError { throw error }
-            if Task.isCancelled { throw CancellationError() }
-            let standardized = URLError.standardizing(error)
-            throw WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
-        }
+    private static func reported(_ error: any Error, of request: URLRequest) -> any Error {
+        if error is CancellationError || error is WebserviceError { return error }
+        if Task.isCancelled { return CancellationError() }
+        let standardized = URLError.standardizing(error)
+        return WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
     }
 
     /// Sends `request` through the transport once the ``limiter``, if there is one, has a place for it, with the
@@ -130,16 +127,16 @@ public struct Webservice: Sendable {
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
         let (transport, headTransport, limiter) = (self.transport, self.headTransport, self.limiter)
+        guard limiter != nil || timeout != nil else {
+            return try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+        }
         try await limiter?.enter()
         // From here on, `exchange` must run exactly once: it gives the place back.
         let exchange: @Sendable () async -> Result<(Data, ResponseHead), any Error> = {
             let result: Result<(Data, ResponseHead), any Error>
             do {
-                if let headTransport {
-                    result = .success(try await headTransport.head(for: request, maxBodySize: maxBodySize))
-                } else {
-                    result = .success(try await Self.transfer(request, through: transport, maxBodySize: maxBodySize))
-                }
+                result = .success(
+                    try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize))
             } catch {
                 result = .failure(error)
             }
@@ -173,12 +170,17 @@ public struct Webservice: Sendable {
         }
     }
 
-    /// Sends `request` through `transport`, with the body limited to `maxBodySize` bytes when there is a limit.
+    /// Sends `request` through `transport` (as `headTransport` when it is one), with the body limited to
+    /// `maxBodySize` bytes when there is a limit.
     private static func transfer(
         _ request: URLRequest,
         through transport: any Transport,
+        _ headTransport: (any HeadTransport)?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
+        if let headTransport {
+            return try await headTransport.head(for: request, maxBodySize: maxBodySize)
+        }
         let (data, response) =
             if let maxBodySize {
                 try await transport.data(for: request, maxBodySize: maxBodySize)

@@ -1,6 +1,7 @@
 import Foundation
-import ResourceKit
 import Testing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -31,6 +32,24 @@ import Testing
         #expect(request.httpMethod == "GET")
         #expect(request.httpBody == nil)
         #expect(request.allHTTPHeaderFields == ["Accept": "application/json"])
+    }
+
+    @Test func headerFieldsKeepTheirNamesAsWritten() {
+        let resource = Resource<Data>(url: baseURL, headers: ["X-Request-ID": "7", "accept": "text/csv"]) { $0 }
+        #expect(URLRequest(resource: resource).allHTTPHeaderFields == ["X-Request-ID": "7", "accept": "text/csv"])
+    }
+
+    @Test func namesThatDifferOnlyInCaseLeaveOneField() throws {
+        let resource = Resource<Data>(url: baseURL, headers: ["X-Trace": "a", "x-trace": "b"]) { $0 }
+        let fields = try #require(URLRequest(resource: resource).allHTTPHeaderFields)
+        #expect(fields.count == 1)
+        #expect(["a", "b"].contains(fields.values.first))
+    }
+
+    @Test func transportFieldsAreAddedUnlessTheResourceSetsThem() {
+        let resource = Resource<Data>(url: baseURL, headers: ["user-agent": "Mine/1"]) { $0 }
+        let request = URLRequest(resource: resource, addingHeaders: ["User-Agent": "ResourceKit", "X-Client": "1"])
+        #expect(request.allHTTPHeaderFields == ["user-agent": "Mine/1", "X-Client": "1"])
     }
 
     static let timeouts: [(timeout: TimeInterval?, idleTimeout: TimeInterval)] = [

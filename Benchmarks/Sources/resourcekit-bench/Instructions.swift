@@ -26,7 +26,7 @@ enum Instructions {
             throw BenchError(
                 "--instructions needs valgrind and objcopy: apt-get install valgrind binutils (Benchmarks/run.sh does)")
         }
-        let (few, many) = options.quick ? (5, 25) : (20, 120)
+        let (few, many) = options.quick ? (5, 25) : (20, 320)
         report.heading("Instructions per small.json load, counted by callgrind (all threads)")
         print(
             """

@@ -71,7 +71,7 @@ func validateHeaderFields(_ fields: [String: String]) throws(WebserviceError) {
 
 /// Checks one header field as ``validateHeaderFields(_:)`` checks each.
 func validateHeaderField(name: String, value: String) throws(WebserviceError) {
-    let validName = !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
+    let validName = !name.isEmpty && allBytes(of: name, satisfy: isTokenByte)
     guard validName, isValidHeaderValue(value) else {
         let field = validName ? name : Redaction.mark
         let reason =
@@ -83,7 +83,12 @@ func validateHeaderField(name: String, value: String) throws(WebserviceError) {
 
 /// Whether `value` has no control character but tab, as RFC 9110 requires of a header field's value.
 func isValidHeaderValue(_ value: String) -> Bool {
-    value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
+    allBytes(of: value) { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
+}
+
+/// Whether every UTF-8 byte of `text` satisfies `predicate`, read from the string's storage when it is contiguous.
+private func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? text.utf8.allSatisfy(predicate)
 }
 
 /// Whether `byte` may appear in a header name: RFC 9110's `tchar`.
