@@ -15,6 +15,7 @@ import Testing
         #expect(configuration.httpCookieStorage == nil)
         #expect(configuration.httpCookieAcceptPolicy == .never)
         #expect(configuration.httpShouldSetCookies == false)
-        #expect(configuration.httpMaximumConnectionsPerHost == URLSessionConfiguration.default.httpMaximumConnectionsPerHost)
+        let connections = URLSessionConfiguration.default.httpMaximumConnectionsPerHost
+        #expect(configuration.httpMaximumConnectionsPerHost == connections)
     }
 }
