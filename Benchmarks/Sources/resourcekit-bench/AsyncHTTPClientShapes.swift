@@ -22,11 +22,13 @@ enum AsyncHTTPClientClients {
 
     /// `Webservice(transport: AsyncHTTPClientTransport(client:))` against the same `HTTPClient` used directly.
     static func pair(options: Options, client: HTTPClient) -> ClientPair {
-        ClientPair(
+        var pair = ClientPair(
             "AsyncHTTPClient", library: "Webservice(transport: AHC).load",
             with: Webservice(transport: AsyncHTTPClientTransport(client: client)),
             versus: "HTTPClient.execute + collect (raw)", target: .atLeast(0.97), options: options,
             raw: raw(client, options: options))
+        pair.isFast = true
+        return pair
     }
 
     /// `AsyncHTTPClientTransport()`, with ResourceKit's shared client, against `HTTPClient.shared`: small GETs only.
@@ -37,6 +39,7 @@ enum AsyncHTTPClientClients {
             target: .atLeast(0.97), inFlightTarget: .above(1), options: options,
             raw: raw(.shared, options: options))
         pair.largeBodies = false
+        pair.isFast = true
         return pair
     }
 

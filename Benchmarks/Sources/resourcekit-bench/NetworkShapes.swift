@@ -48,6 +48,8 @@ struct ClientPair: Sendable {
     var inFlightTarget: Target?
     /// Whether the pair also runs the 5 MB shapes, or only the small GETs.
     var largeBodies = true
+    /// Whether the client is AsyncHTTPClient, which takes ``Options/fastConcurrentRequests`` per round.
+    var isFast = false
     var library: @Sendable (Endpoint) async throws -> Loaded
     var raw: @Sendable (Endpoint) async throws -> Loaded
 
@@ -147,7 +149,7 @@ enum NetworkShapes {
             extraRows: serverRow(\.smallSequential, "small.json", connections: 1),
             notes: headroom(\.smallSequential, .requests, times, work: sequential))
 
-        let concurrent = options.concurrentRequests
+        let concurrent = pair.isFast ? options.fastConcurrentRequests : options.concurrentRequests
         let width = options.inFlightWidth
         times = try await Interleaved.batches(
             rounds: options.rounds,

@@ -15,8 +15,9 @@ struct Runner {
             sections: \(sections.joined(separator: ", ")); \
             \(options.rounds) rounds, interleaved library/raw, alternating which goes first; medians compared
             per round: \(options.sequentialRequests) sequential GETs, \(options.concurrentRequests) GETs \
-            \(options.inFlightWidth) in flight, \(options.bigLoads) × 5 MB decode, \(options.byteLoads) × 5 MB \
-            bytes, \(options.parses) parses\(options.quick ? " (--quick)" : "")
+            (AsyncHTTPClient: \(options.fastConcurrentRequests)) \(options.inFlightWidth) in flight, \
+            \(options.bigLoads) × 5 MB decode, \(options.byteLoads) × 5 MB bytes, \(options.parses) parses\
+            \(options.quick ? " (--quick)" : "")
             """)
         print(Machine.report(busy: await Machine.busyShare(over: 1), when: "before the run"))
         if !options.sections.isSubset(of: [.cache]) {

@@ -38,7 +38,7 @@ enum SettingsShape {
             let webservice = Webservice(transport: URLSessionTransport(configuration: configuration))
             rows.append(
                 try await row(
-                    "URLSessionTransport, \(candidate.name)", options: options,
+                    "URLSessionTransport, \(candidate.name)", requests: options.concurrentRequests, options: options,
                     library: { _ = try await resources.load(.small, with: webservice) },
                     raw: { _ = try await urlSessionRaw(.small) }))
         }
@@ -57,7 +57,8 @@ enum SettingsShape {
                 rows.append(
                     try await row(
                         "AsyncHTTPClientTransport, concurrentHTTP1ConnectionsPerHostSoftLimit = \(limit)",
-                        options: options, library: { _ = try await resources.load(.small, with: webservice) },
+                        requests: options.fastConcurrentRequests, options: options,
+                        library: { _ = try await resources.load(.small, with: webservice) },
                         raw: { _ = try await asyncHTTPClientRaw(.small) }))
             } catch {
                 try? await client.shutdown()
@@ -71,11 +72,12 @@ enum SettingsShape {
 
     private static func row(
         _ name: String,
+        requests total: Int,
         options: Options,
         library: @escaping @Sendable () async throws -> Void,
         raw: @escaping @Sendable () async throws -> Void
     ) async throws -> [String] {
-        let (total, width) = (options.concurrentRequests, options.inFlightWidth)
+        let width = options.inFlightWidth
         let times = try await Interleaved.batches(
             rounds: options.rounds,
             library: { try await inFlight(total, width: width, library) },
