@@ -44,16 +44,9 @@ struct Runner {
                 small: try await download(.small, options: options), options: options, report: report)
         }
         if options.sections.contains(.ahc) {
-            let client = AsyncHTTPClientClients.makeClient()
-            do {
-                try await NetworkShapes.run(
-                    AsyncHTTPClientClients.pair(options: options, client: client), options: options, server: server,
-                    report: report)
-            } catch {
-                try? await client.shutdown()
-                throw error
+            try await ClientPair.with("ahc", options: options) { pair in
+                try await NetworkShapes.run(pair, options: options, server: server, report: report)
             }
-            try await client.shutdown()
             try await NetworkShapes.run(
                 AsyncHTTPClientClients.defaultsPair(options: options), options: options, server: server,
                 report: report)
