@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When a failed load is tried again, and how long to wait first: pure functions of the failure, the attempt, the
+/// clock's reading and a random number, so every rule is tested without a network or a clock.
+///
+/// Only idempotent methods are retried unless ``retriesEveryMethod`` is set; only failures that a later attempt can
+/// cure are retried: a connection refused or lost, a timeout, and the statuses in ``retryableStatusCodes``. The delay
+/// grows exponentially from ``baseDelay`` with full jitter, up to ``maxDelay``; a `Retry-After` on a 429 or 503 is
+/// honoured up to ``maxRetryAfter``.
+struct RetryPolicy: Sendable {
+    /// The most attempts a load makes, the first one included.
+    var maxAttempts = 3
+    /// The delay before the second attempt, before jitter; each later one doubles it.
+    var baseDelay: TimeInterval = 0.5
+    /// The longest computed delay.
+    var maxDelay: TimeInterval = 30
+    /// The longest `Retry-After` honoured; a server asking for more ends the load instead.
+    var maxRetryAfter: TimeInterval = 60
+    /// Whether `POST` and `PATCH` are retried too, which may repeat their effect on the server.
+    var retriesEveryMethod = false
+
+    /// The methods whose repetition has no further effect (RFC 9110, section 9.2.2).
+    static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
+    /// The statuses that a later attempt may not get again.
+    static let retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// The transport failures that a later attempt may not meet again.
+    static let retryableErrorCodes: Set<URLError.Code> = [
+        .cannotConnectToHost, .networkConnectionLost, .timedOut, .notConnectedToInternet, .dnsLookupFailed,
+        .cannotFindHost,
+    ]
+
+    /// How an attempt failed.
+    enum Failure: Sendable, Equatable {
+        /// The server answered with `statusCode`, and `Retry-After` when it sent one.
+        case status(Int, retryAfter: String?)
+        /// No response arrived.
+        case transport(URLError.Code)
+    }
+
+    /// The seconds to wait before the next attempt, or `nil` when `failure` ends the load.
+    ///
+    /// - Parameters:
+    ///   - failure: How attempt number `attempt` (from 1) failed.
+    ///   - attempt: The attempts made so far.
+    ///   - method: The request's method.
+    ///   - now: The current date, for a `Retry-After` that is a date.
+    ///   - random: A number in `0..<1` that picks the jitter.
+    /// - Returns: The seconds to wait, or `nil` to end the load with `failure`.
+    func delay(after failure: Failure, attempt: Int, method: String, now: Date, random: Double) -> TimeInterval? {
+        guard attempt < maxAttempts, retriesEveryMethod || Self.idempotentMethods.contains(method.uppercased()) else {
+            return nil
+        }
+        switch failure {
+        case .transport(let code):
+            guard Self.retryableErrorCodes.contains(code) else { return nil }
+        case .status(let statusCode, let retryAfter):
+            guard Self.retryableStatusCodes.contains(statusCode) else { return nil }
+            if [429, 503].contains(statusCode), let retryAfter, let wait = Self.retryAfter(retryAfter, now: now) {
+                return wait <= maxRetryAfter ? wait : nil
+            }
+        }
+        // Full jitter: anywhere between no wait and the exponential delay, so clients that failed together don't
+        // return together.
+        let exponent = Double(min(attempt - 1, 62))
+        let ceiling = min(maxDelay, baseDelay * pow(2, exponent))
+        return ceiling * min(max(random, 0), 1)
+    }
+
+    /// The seconds a `Retry-After` value asks for: delta-seconds, or an HTTP-date (RFC 9110, section 10.2.3) counted
+    /// from `now`; `nil` when the value is neither.
+    ///
+    /// A date in the past asks for no wait. Delta-seconds too large for a `TimeInterval` to hold exactly are capped at
+    /// a year, which no policy honours.
+    static func retryAfter(_ value: String, now: Date) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return trimmed.utf8.count > 9 ? year : TimeInterval(Int(trimmed) ?? 0)
+        }
+        guard let date = httpDate(trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    private static let year: TimeInterval = 365 * 24 * 60 * 60
+
+    /// `text` as an HTTP-date in any of the three formats a recipient must accept (RFC 9110, section 5.6.7).
+    static func httpDate(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}
