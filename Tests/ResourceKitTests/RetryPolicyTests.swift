@@ -55,13 +55,12 @@ import Testing
     @Test func delayDoublesWithJitterUpToTheCapAndAttemptsEnd() {
         var policy = self.policy
         policy.maxAttempts = 10
-        let ceilings = (1...9).map {
-            policy.delay(after: .transport(.timedOut), attempt: $0, method: "GET", now: Self.now, random: 1)
+        func timedOut(attempt: Int, random: Double = 1) -> TimeInterval? {
+            policy.delay(after: .transport(.timedOut), attempt: attempt, method: "GET", now: Self.now, random: random)
         }
-        #expect(ceilings == [0.5, 1, 2, 4, 8, 16, 30, 30, 30])
-        let jittered = policy.delay(after: .transport(.timedOut), attempt: 3, method: "GET", now: Self.now, random: 0.25)
-        #expect(jittered == 0.5)
-        #expect(policy.delay(after: .transport(.timedOut), attempt: 10, method: "GET", now: Self.now, random: 1) == nil)
+        #expect((1...9).map { timedOut(attempt: $0) } == [0.5, 1, 2, 4, 8, 16, 30, 30, 30])
+        #expect(timedOut(attempt: 3, random: 0.25) == 0.5)
+        #expect(timedOut(attempt: 10) == nil)
         #expect(delay(.transport(.timedOut), attempt: 3) == nil)
     }
 
