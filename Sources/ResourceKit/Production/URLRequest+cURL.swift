@@ -1,0 +1,41 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// The request as a `curl` command to paste into a terminal or a bug report, with every credential masked.
+    ///
+    /// Header fields keep their values only when they are known to carry no credential (an allowlist, as for
+    /// redirects); the URL loses its userinfo and credential query values, and a text body its credential fields and
+    /// the request's secrets. A body that isn't UTF-8 text is described, not shown. Fields are sorted by name.
+    var cURLDescription: String {
+        let secrets = Redaction.secrets(of: self)
+        var lines = ["curl"]
+        switch httpMethod ?? "GET" {
+        case "GET": break
+        case "HEAD": lines[0] += " --head"
+        case let method: lines[0] += " -X " + Self.shellQuoted(method)
+        }
+        let url = url.flatMap { Redaction.redacted($0, removing: secrets) }?.absoluteString ?? ""
+        lines[0] += " " + Self.shellQuoted(url)
+        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            let shown = isSafeHeader(name) ? Redaction.scrub(value, removing: secrets) : Redaction.mark
+            lines.append("-H " + Self.shellQuoted("\(name): \(shown)"))
+        }
+        if let body = httpBody, !body.isEmpty {
+            if let text = String(data: body, encoding: .utf8) {
+                lines.append("--data-binary " + Self.shellQuoted(Redaction.scrub(text, removing: secrets)))
+            } else {
+                lines.append("--data-binary @body  # \(body.count) bytes that are not UTF-8 text, not shown")
+            }
+        }
+        return lines.joined(separator: " \\\n  ")
+    }
+
+    /// `text` in single quotes for a POSIX shell, each `'` in it closed, escaped and reopened.
+    private static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request as a `curl` command for logs and bug reports, credentials masked.
+@Suite struct CURLDescriptionTests {
+    @Test func getIsTheURLAndItsSafeFields() {
+        let request = URLRequest(resource: Episode.all)
+        #expect(
+            request.cURLDescription == """
+                curl '\(baseURL.absoluteString)/episodes' \\
+                  -H 'Accept: application/json'
+                """)
+    }
+
+    @Test func postShowsMethodFieldsInOrderAndBody() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/episodes")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("ResourceKit/0.1", forHTTPHeaderField: "User-Agent")
+        request.httpBody = Data(#"{"title":"It's new"}"#.utf8)
+        #expect(
+            request.cURLDescription == #"""
+                curl -X 'POST' 'https://api.example.com/episodes' \
+                  -H 'Content-Type: application/json' \
+                  -H 'User-Agent: ResourceKit/0.1' \
+                  --data-binary '{"title":"It'\''s new"}'
+                """#)
+    }
+
+    @Test func noCredentialAppears() throws {
+        let url = try #require(URL(string: "https://alice:pa55word@api.example.com/me?access_token=tok3n-123&page=2"))
+        var request = URLRequest(url: url)
+        request.httpMethod = "PUT"
+        request.setValue("Bearer s3cret-bearer", forHTTPHeaderField: "Authorization")
+        request.setValue("k3y-value", forHTTPHeaderField: "X-Custom-Id")
+        request.setValue("session=c00kie", forHTTPHeaderField: "Cookie")
+        request.httpBody = Data(#"{"name":"Alice","password":"hunter22","note":"k3y-value"}"#.utf8)
+        let description = request.cURLDescription
+        for secret in ["pa55word", "alice:", "tok3n-123", "s3cret-bearer", "k3y-value", "c00kie", "hunter22"] {
+            #expect(!description.contains(secret), "\(secret) appears in \(description)")
+        }
+        #expect(description.contains("page=2"))
+        #expect(description.contains(#""name":"Alice""#))
+        #expect(description.contains("-H 'Authorization: REDACTED'"))
+    }
+
+    @Test func binaryBodyIsDescribedNotShown() throws {
+        var request = URLRequest(url: baseURL)
+        request.httpMethod = "POST"
+        request.httpBody = Data([0xFF, 0xFE, 0x00, 0x01])
+        #expect(request.cURLDescription.hasSuffix("--data-binary @body  # 4 bytes that are not UTF-8 text, not shown"))
+    }
+}
