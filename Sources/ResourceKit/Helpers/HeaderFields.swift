@@ -35,7 +35,7 @@ extension URLRequest {
     ///   - extraSafeHeaders: Further header names, lowercased, that may reach another origin.
     /// - Returns: The request to send to the redirect's target.
     func redirected(from original: URLRequest?, extraSafeHeaders: Set<String> = []) -> URLRequest {
-        if let target = url, let source = original?.url, target.hasSameOrigin(as: source) {
+        if let target = url, let source = original?.url, Origin(target) == Origin(source) {
             return self
         }
         var stripped = self
@@ -43,18 +43,6 @@ extension URLRequest {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped
-    }
-}
-
-extension URL {
-    /// Whether both URLs have the same scheme, host and port (a missing port means the scheme's default).
-    fileprivate func hasSameOrigin(as other: URL) -> Bool {
-        scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
-            && effectivePort == other.effectivePort
-    }
-
-    private var effectivePort: Int? {
-        port ?? ["http": 80, "https": 443][scheme?.lowercased() ?? ""]
     }
 }
 

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Where a URL's credentials belong: its scheme, host and port (RFC 6454), in lowercase, with the scheme's default
+/// port when the URL names none.
+///
+/// Redirects keep credential header fields only within one origin, and a credential is attached only to requests for
+/// the origins it was issued for.
+struct Origin: Hashable, Sendable {
+    let scheme: String?
+    let host: String?
+    let port: Int?
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased()
+        host = url.host?.lowercased()
+        port = url.port ?? ["http": 80, "https": 443][scheme ?? ""]
+    }
+}
