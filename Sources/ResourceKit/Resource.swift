@@ -133,7 +133,7 @@ public struct Resource<A>: Sendable {
             return http
         }
         guard acceptableStatusCodes.contains(statusCode) else {
-            let failure = WebserviceError.Response(try response(), body: data)
+            let failure = WebserviceError.Response(try response(), body: data, attempts: head.attempts)
             if let apiError = try? parseAPIError?(data) {
                 throw .apiError(apiError, failure)
             }
@@ -144,7 +144,7 @@ public struct Resource<A>: Sendable {
             return try parse(data, http)
         } catch {
             let failed = if let http { http } else { try response() }
-            throw .parsing(error, WebserviceError.Response(failed, body: data))
+            throw .parsing(error, WebserviceError.Response(failed, body: data, attempts: head.attempts))
         }
     }
 }

@@ -4,19 +4,27 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A response as ``Webservice`` checks it: the status code at once, the `URLResponse` only when something reads it.
+/// A response as it passes through ``Middleware``: the status code at once, the `URLResponse` only when something
+/// reads it.
 ///
 /// A parse made from `(Data) throws -> A`, such as every `Decodable` one, never reads the response. On Linux, building
 /// an `HTTPURLResponse` from AsyncHTTPClient's header fields costs more than the rest of the library's work on a load
-/// (FoundationNetworking capitalizes and compares each field name through `NSString`), so a ``HeadTransport`` leaves
-/// it to ``response()``.
-struct ResponseHead: Sendable {
+/// (FoundationNetworking capitalizes and compares each field name through `NSString`), so AsyncHTTPClient's transport
+/// leaves it to ``response()``.
+///
+/// ```swift
+/// let (body, head) = try await next(request)
+/// if head.statusCode == 429, let wait = head.value(forHTTPHeaderField: "Retry-After") { … }
+/// ```
+public struct ResponseHead: Sendable {
     /// The HTTP status code, or `nil` for a response that is not HTTP.
-    let statusCode: Int?
+    public let statusCode: Int?
+    /// The attempts the load made to get this response, counted by ``RetryPolicy``.
+    var attempts = 1
     private let make: @Sendable () -> URLResponse
 
-    /// The head of a response that is already built.
-    init(_ response: URLResponse) {
+    /// The head of a response that is already built, such as one a stub returns.
+    public init(_ response: URLResponse) {
         statusCode = (response as? HTTPURLResponse)?.statusCode
         make = { response }
     }
@@ -28,8 +36,13 @@ struct ResponseHead: Sendable {
     }
 
     /// The response, built now if it wasn't yet.
-    func response() -> URLResponse {
+    public func response() -> URLResponse {
         make()
+    }
+
+    /// The value of the response's header field `name`, matched in any letter case; `nil` when it has none.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        (response() as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
     }
 }
 

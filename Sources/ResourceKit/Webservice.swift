@@ -20,6 +20,12 @@ public struct Webservice: Sendable {
     }
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
     public var cache: ResponseCache?
+    /// The steps every request passes through on its way to the transport, the first one outermost; see
+    /// <doc:Middleware>.
+    public var middleware: [any Middleware]
+    /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
+    /// answer, or `nil` for none; see <doc:Observability>.
+    public var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// The limit on loads in flight at once, when one was set.
     var limiter: LoadLimiter?
     /// ``transport`` when it answers with a ``ResponseHead``.
@@ -33,14 +39,20 @@ public struct Webservice: Sendable {
     ///   - transport: Sends requests; a ``URLSessionTransport`` with the default configuration unless you pass one.
     ///   - maxConcurrentLoads: At most this many loads in flight at once; the others wait in order. `nil` sets no limit.
     ///   - cache: A ``ResponseCache`` that serves responses again while the server allows; `nil` caches nothing.
+    ///   - middleware: The steps every request passes through, such as ``RetryPolicy`` and ``Authentication``.
+    ///   - observer: Receives a ``WebserviceEvent`` for each thing that happens during a load.
     public init(
         transport: any Transport = URLSessionTransport.shared,
         maxConcurrentLoads: Int? = nil,
-        cache: ResponseCache? = nil
+        cache: ResponseCache? = nil,
+        middleware: [any Middleware] = [],
+        observer: (@Sendable (WebserviceEvent) -> Void)? = nil
     ) {
         self.transport = transport
         self.limiter = maxConcurrentLoads.map(LoadLimiter.init(maxConcurrentLoads:))
         self.cache = cache
+        self.middleware = middleware
+        self.observer = observer
         (headTransport, addedHeaders) = Self.fastPaths(for: transport)
     }
 
@@ -64,6 +76,13 @@ public struct Webservice: Sendable {
     /// ```
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
+        // A load inside a middleware (fetching a token, say) reports to its own web service's observer, or to none.
+        guard observer != nil || WebserviceEvent.observer != nil else { return try await loadObserved(resource) }
+        return try await WebserviceEvent.$observer.withValue(observer) { try await loadObserved(resource) }
+    }
+
+    /// ``load(_:)`` with ``WebserviceEvent/observer`` bound.
+    private func loadObserved<A>(_ resource: Resource<A>) async throws -> A {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
@@ -77,25 +96,44 @@ public struct Webservice: Sendable {
         return try resource.value(from: data, head: head)
     }
 
-    /// The response to `request`: a fresh cached response, or the transport's answer.
+    /// The response to `request`: a fresh cached response, a stale one the server confirmed, or the transport's answer.
     private func response(
         to request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        if let cached = await cache?.response(for: request), let response = cached.httpResponse {
-            return (cached.body, ResponseHead(response))
+        var sent = request
+        var revalidating = false
+        if let cache {
+            switch await cache.lookup(request) {
+            case .fresh(let stored):
+                if let response = stored.httpResponse {
+                    WebserviceEvent.report(.cacheHit, for: request)
+                    return (stored.body, ResponseHead(response))
+                }
+            case .stale(let validators):
+                for (name, value) in validators { sent.setValue(value, forHTTPHeaderField: name) }
+                revalidating = true
+            case .miss: break
+            }
         }
         let (data, head): (Data, ResponseHead)
         do {
-            (data, head) = try await send(request, within: timeout, maxBodySize: maxBodySize)
+            (data, head) = try await send(sent, within: timeout, maxBodySize: maxBodySize)
         } catch {
-            throw Self.reported(error, of: request)
+            throw Self.reported(error, of: sent)
+        }
+        guard let cache else { return (data, head) }
+        if revalidating, head.statusCode == 304,
+            let stored = await cache.revalidate(request, with: head.response()), let response = stored.httpResponse
+        {
+            WebserviceEvent.report(.revalidated, for: request)
+            return (stored.body, ResponseHead(response))
         }
         if let maxBodySize, data.count > maxBodySize {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)  // before the cache could keep it
         }
-        if let cache, let stored = ResponseCache.StoredResponse(body: data, response: head.response()) {
+        if let stored = ResponseCache.StoredResponse(body: data, response: head.response()) {
             await cache.record(stored, for: request)
         }
         return (data, head)
@@ -114,29 +152,34 @@ public struct Webservice: Sendable {
         return WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
     }
 
-    /// Sends `request` through the transport once the ``limiter``, if there is one, has a place for it, with the
-    /// body limited to `maxBodySize` bytes, failing with `URLError(.timedOut)` if no response has fully arrived
-    /// `timeout` seconds after the place was taken.
+    /// Sends `request` through the ``middleware`` and the transport once the ``limiter``, if there is one, has a
+    /// place for it, with the body limited to `maxBodySize` bytes, failing with `URLError(.timedOut)` if no response
+    /// has fully arrived `timeout` seconds after the place was taken.
     ///
-    /// The transport runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
+    /// The chain runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
     /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
-    /// dropped. The place belongs to that task: it is given back when the transport has really returned.
+    /// dropped. The place belongs to that task: it is given back when the chain has really returned.
     private func send(
         _ request: URLRequest,
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
         let (transport, headTransport, limiter) = (self.transport, self.headTransport, self.limiter)
-        guard limiter != nil || timeout != nil else {
+        guard limiter != nil || timeout != nil || !middleware.isEmpty || WebserviceEvent.observer != nil else {
             return try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+        }
+        var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead) = { request in
+            try await Self.observedTransfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+        }
+        for layer in middleware.reversed() {
+            chain = { [chain] request in try await layer.intercept(request, next: chain) }
         }
         try await limiter?.enter()
         // From here on, `exchange` must run exactly once: it gives the place back.
-        let exchange: @Sendable () async -> Result<(Data, ResponseHead), any Error> = {
+        let exchange: @Sendable () async -> Result<(Data, ResponseHead), any Error> = { [chain] in
             let result: Result<(Data, ResponseHead), any Error>
             do {
-                result = .success(
-                    try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize))
+                result = .success(try await chain(request))
             } catch {
                 result = .failure(error)
             }
@@ -167,6 +210,30 @@ public struct Webservice: Sendable {
             return try outcome.get()
         } onCancel: {
             outcome.finish()
+        }
+    }
+
+    /// ``transfer(_:through:_:maxBodySize:)`` at the end of the middleware chain: reports what happened to the
+    /// observer, and throws errors as ``load(_:)`` does, so middleware sees the same errors as its caller.
+    private static func observedTransfer(
+        _ request: URLRequest,
+        through transport: any Transport,
+        _ headTransport: (any HeadTransport)?,
+        maxBodySize: Int?
+    ) async throws -> (Data, ResponseHead) {
+        WebserviceEvent.report(.sent, for: request)
+        let start = ContinuousClock.now
+        do {
+            let (data, head) = try await transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+            let duration = ContinuousClock.now - start
+            WebserviceEvent.report(.received(statusCode: head.statusCode, bytes: data.count, duration: duration), for: request)
+            return (data, head)
+        } catch {
+            let reported = reported(error, of: request)
+            if !(reported is CancellationError) {
+                WebserviceEvent.report(.failed(reported, duration: ContinuousClock.now - start), for: request)
+            }
+            throw reported
         }
     }
 

@@ -34,6 +34,8 @@ public enum WebserviceError: Error, Sendable {
     case parsing(any Error, Response)
     /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes.
     case bodyTooLarge(limit: Int)
+    /// ``Authentication``'s credential provider failed to give a credential; its error is redacted.
+    case authentication(any Error)
 
     /// The HTTP response an error keeps: its status code, header fields and body.
     ///
@@ -45,6 +47,8 @@ public enum WebserviceError: Error, Sendable {
         public var headers: [String: String]
         /// The response body.
         public var body: Data
+        /// The attempts the load made, the last of which got this response; more than 1 after ``RetryPolicy`` retried.
+        public var attempts = 1
 
         /// Creates a response from its parts.
         public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
@@ -53,8 +57,9 @@ public enum WebserviceError: Error, Sendable {
             self.body = body
         }
 
-        init(_ response: HTTPURLResponse, body: Data) {
+        init(_ response: HTTPURLResponse, body: Data, attempts: Int = 1) {
             self.init(statusCode: response.statusCode, headers: response.headerFields, body: body)
+            self.attempts = attempts
         }
 
         /// The value of the header field `name`, matched in any letter case.
@@ -67,7 +72,7 @@ public enum WebserviceError: Error, Sendable {
     public var response: Response? {
         switch self {
         case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
-        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge: nil
+        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication: nil
         }
     }
 
@@ -79,10 +84,29 @@ public enum WebserviceError: Error, Sendable {
         if case .nonHTTPResponse(let body) = self { body } else { response?.body }
     }
 
-    /// The error that caused this one: the transport's, the API's own, the parse's or the encoder's.
+    /// The attempts the load made before it failed: more than 1 when ``RetryPolicy`` retried it.
+    public var attempts: Int {
+        if let response { return response.attempts }
+        if case .transport(let error as URLError) = self { return error.userInfo[Self.attemptsKey] as? Int ?? 1 }
+        return 1
+    }
+
+    /// The `userInfo` key under which a transport's `URLError` keeps ``attempts``.
+    private static let attemptsKey = "ResourceKitAttempts"
+
+    /// This error, recording that the load made `attempts` attempts.
+    func counting(attempts: Int) -> WebserviceError {
+        guard attempts > 1, case .transport(let error as URLError) = self else { return self }
+        return .transport(URLError(error.code, userInfo: error.userInfo.merging([Self.attemptsKey: attempts]) { $1 }))
+    }
+
+    /// The error that caused this one: the transport's, the API's own, the parse's, the encoder's or the credential
+    /// provider's.
     public var underlyingError: (any Error)? {
         switch self {
-        case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _): error
+        case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _),
+            .authentication(let error):
+            error
         case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge: nil
         }
     }
@@ -91,7 +115,7 @@ public enum WebserviceError: Error, Sendable {
 extension WebserviceError: CustomStringConvertible, LocalizedError {
     /// A one-line account of the failure for logs, with credentials redacted.
     public var description: String {
-        Redaction.scrub(unredactedDescription)
+        Redaction.scrub(unredactedDescription) + (attempts > 1 ? " (\(attempts) attempts)" : "")
     }
 
     private var unredactedDescription: String {
@@ -112,6 +136,8 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The request body could not be encoded: \(Self.explain(error))"
         case .bodyTooLarge(let limit):
             "The response body is larger than the resource's limit of \(Self.count(limit))."
+        case .authentication(let error):
+            "No credential could be obtained: \(Self.explain(error))"
         }
     }
 
@@ -182,7 +208,7 @@ extension WebserviceError.Response: CustomReflectable {
         let headers = headers.reduce(into: [String: String]()) { result, field in
             result[field.key] = isSafeHeader(field.key) ? Redaction.scrub(field.value) : Redaction.mark
         }
-        return Mirror(self, children: ["statusCode": statusCode, "headers": headers, "body": body])
+        return Mirror(self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
     }
 
     /// The body's size and content type, for descriptions: "12 bytes of application/json".

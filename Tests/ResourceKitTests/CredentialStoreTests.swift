@@ -63,7 +63,7 @@ import Testing
         #expect(await issuer.fetches == 1)
     }
 
-    @Test func failedRefreshFailsEveryWaiterOnceAndTheNextMayTryAgain() async throws {
+    @Test func failedRefreshFailsEveryLoadRejectedBeforeItAndALaterLoadMayTryAgain() async throws {
         let issuer = Issuer()
         let store = Self.store(issuer)
         let first = try await store.credential()
@@ -77,7 +77,11 @@ import Testing
         #expect(failures == 10)
         #expect(await issuer.fetches == 2)
         await issuer.fail(false)
-        let recovered = try await store.refreshed(after: first.generation)
+        await #expect(throws: (any Error).self) { try await store.refreshed(after: first.generation) }
+        #expect(await issuer.fetches == 2)
+        let later = try await store.credential()
+        #expect(later.credential == first.credential)
+        let recovered = try await store.refreshed(after: later.generation)
         #expect(recovered.credential == "token-3")
     }
 }

@@ -137,6 +137,94 @@ import Testing
         #expect(await cache.byteCount == 0)
     }
 
+    // MARK: Revalidation
+
+    /// A server whose answer has the validators `validators` and `Cache-Control: cacheControl`, and that answers 304
+    /// with `max-age=60` to a request that sends back the first of them; it keeps the requests it was sent.
+    private func revalidating(
+        validators: [String: String] = ["ETag": #""v1""#],
+        cacheControl: String = "no-cache",
+        events: EventLog? = nil
+    ) -> (Webservice, StubTransport) {
+        let server = server
+        let transport = StubTransport { request in
+            let number = await server.answer(request)
+            let url = try #require(request.url)
+            let matches = [("If-None-Match", "ETag"), ("If-Modified-Since", "Last-Modified")].contains { field, validator in
+                validators[validator] != nil && request.value(forHTTPHeaderField: field) == validators[validator]
+            }
+            if matches {
+                return (Data(), try httpResponse(304, url: url, headers: ["Cache-Control": "max-age=60"]))
+            }
+            let headers = validators.merging(["Cache-Control": cacheControl]) { $1 }
+            return (Data(String(number).utf8), try httpResponse(200, url: url, headers: headers))
+        }
+        let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
+        return (Webservice(transport: transport, cache: cache, observer: events?.observer), transport)
+    }
+
+    @Test func aNoCacheResponseWithAnETagIsRevalidatedAndA304ServesTheStoredBody() async throws {
+        let events = EventLog()
+        let (service, transport) = revalidating(events: events)
+        #expect(try await load(numbered(), with: service) == "1")
+        #expect(try await load(numbered(), with: service) == "1")
+        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
+        #expect(sent == [nil, #""v1""#])
+        #expect(events.descriptions.last == "GET https://api.example.com/feed: revalidated, answered from the cache")
+    }
+
+    @Test func a304RefreshesFreshnessWithItsOwnCacheControl() async throws {
+        let (service, transport) = revalidating()
+        _ = try await load(numbered(), with: service)
+        _ = try await load(numbered(), with: service, at: 1)
+        #expect(try await load(numbered(), with: service, at: 60) == "1")
+        #expect(await transport.log.requests.count == 2)
+        #expect(try await load(numbered(), with: service, at: 61) == "1")
+        #expect(await transport.log.requests.count == 3)
+    }
+
+    @Test func aStaleResponseWithOnlyLastModifiedIsRevalidatedWithIfModifiedSince() async throws {
+        let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+        let (service, transport) = revalidating(validators: ["Last-Modified": lastModified], cacheControl: "max-age=10")
+        _ = try await load(numbered(), with: service)
+        #expect(try await load(numbered(), with: service, at: 5) == "1")
+        #expect(try await load(numbered(), with: service, at: 10) == "1")
+        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "If-Modified-Since") }
+        #expect(sent == [nil, lastModified])
+    }
+
+    @Test func aChangedResourceAnswers200AndReplacesTheStoredResponse() async throws {
+        let server = server
+        // The resource changes with every request: its ETag is the request's number, so no validator ever matches.
+        let transport = StubTransport { request in
+            let number = await server.answer(request)
+            let headers = ["ETag": #""v\#(number)""#, "Cache-Control": "no-cache"]
+            return (Data(String(number).utf8), try httpResponse(200, url: try #require(request.url), headers: headers))
+        }
+        let service = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1_000_000))
+        #expect(try await load(numbered(), with: service) == "1")
+        #expect(try await load(numbered(), with: service) == "2")
+        #expect(try await load(numbered(), with: service) == "3")
+        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
+        #expect(sent == [nil, #""v1""#, #""v2""#])
+    }
+
+    @Test func aRequestWithItsOwnValidatorsGetsTheServersAnswerAsItIs() async throws {
+        let (service, transport) = revalidating()
+        _ = try await load(numbered(), with: service)
+        var conditional = numbered()
+        conditional.headers["If-None-Match"] = #""v1""#
+        let error = try await #require(throws: WebserviceError.self) { try await load(conditional, with: service) }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 304)
+        #expect(await transport.log.requests.count == 2)
+    }
+
+    @Test func aResponseWithoutValidatorsOrMaxAgeIsNotStored() async throws {
+        let (service, _) = revalidating(validators: [:], cacheControl: "no-cache")
+        _ = try await load(numbered(), with: service)
+        #expect(await service.cache?.count == 0)
+    }
+
     static let maxAgeSpellings: [(header: String, seconds: TimeInterval)] = [
         ("max-age=30", 30),
         ("Public, MAX-AGE=30", 30),

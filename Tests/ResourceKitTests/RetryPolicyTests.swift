@@ -85,4 +85,100 @@ import Testing
     func retryAfterRefusesAnythingElse(value: String) {
         #expect(RetryPolicy.retryAfter(value, now: Self.now) == nil)
     }
+
+    // MARK: Loads through the policy, with a stub server and a virtual clock
+
+    /// A web service that retries with `policy`, its waits on `clock` and its jitter fixed at the full delay.
+    private static func webservice(
+        _ transport: StubTransport,
+        clock: VirtualClock,
+        policy: RetryPolicy = RetryPolicy(),
+        events: EventLog? = nil
+    ) -> Webservice {
+        var policy = policy
+        policy.sleep = clock.sleep
+        policy.random = { 1 }
+        policy.now = { now }
+        return Webservice(transport: transport, middleware: [policy], observer: events?.observer)
+    }
+
+    @Test func unavailableTwiceThenAnswerLoadsOnTheThirdAttempt() async throws {
+        let transport = StubTransport.scripted(.status(503), .status(503), .status(200, body: "done"))
+        let (clock, events) = (VirtualClock(), EventLog())
+        let value = try await Self.webservice(transport, clock: clock, events: events).load(thing())
+        #expect(value == "done")
+        #expect(await transport.log.requests.count == 3)
+        #expect(clock.sleeps == [0.5, 1])
+        #expect(
+            events.descriptions.filter { $0.contains("retrying") } == [
+                "GET https://api.example.com/thing: attempt 1 failed, retrying in 500 ms",
+                "GET https://api.example.com/thing: attempt 2 failed, retrying in 1000 ms",
+            ])
+    }
+
+    @Test func retryAfterSetsTheWait() async throws {
+        let transport = StubTransport.scripted(.status(429, headers: ["Retry-After": "7"]), .status(200))
+        let clock = VirtualClock()
+        _ = try await Self.webservice(transport, clock: clock).load(thing())
+        #expect(clock.sleeps == [7])
+    }
+
+    @Test func theFinalErrorSaysHowManyAttemptsWereMade() async throws {
+        let clock = VirtualClock()
+        let unavailable = Self.webservice(.scripted(.status(503)), clock: clock)
+        let error = try await #require(throws: WebserviceError.self) { try await unavailable.load(thing()) }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 503)
+        #expect(error.attempts == 3)
+        #expect(error.description.hasSuffix("(3 attempts)"))
+
+        let lost = Self.webservice(.scripted(.failure(.networkConnectionLost)), clock: clock)
+        let failure = try await #require(throws: WebserviceError.self) { try await lost.load(thing()) }
+        #expect((try requireCase(\.transport, of: failure) as? URLError)?.code == .networkConnectionLost)
+        #expect(failure.attempts == 3)
+        #expect(failure.description.hasSuffix("(3 attempts)"))
+    }
+
+    @Test func aFailureNoAttemptCanCureEndsTheLoadAtOnce() async throws {
+        let transport = StubTransport.scripted(.status(404), .status(200))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Self.webservice(transport, clock: VirtualClock()).load(thing())
+        }
+        #expect(error.attempts == 1)
+        #expect(await transport.log.requests.count == 1)
+    }
+
+    @Test func postIsRetriedOnlyOnRequest() async throws {
+        let post = thing(.post(Data("{}".utf8)))
+        let once = StubTransport.scripted(.status(503), .status(200))
+        await #expect(throws: WebserviceError.self) {
+            try await Self.webservice(once, clock: VirtualClock()).load(post)
+        }
+        #expect(await once.log.requests.count == 1)
+
+        let again = StubTransport.scripted(.status(503), .status(200))
+        let policy = RetryPolicy(retriesEveryMethod: true)
+        _ = try await Self.webservice(again, clock: VirtualClock(), policy: policy).load(post)
+        #expect(await again.log.requests.map(\.httpBody) == [Data("{}".utf8), Data("{}".utf8)])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancellationDuringABackoffEndsTheLoadAtOnce() async throws {
+        let transport = StubTransport.scripted(.status(503))
+        let clock = VirtualClock(parks: true)
+        let webservice = Self.webservice(transport, clock: clock)
+        let load = Task { try await webservice.load(thing()) }
+        try await eventually("the policy waits") { clock.sleeps.count == 1 }
+        load.cancel()
+        await #expect(throws: CancellationError.self) { try await load.value }
+        #expect(await transport.log.requests.count == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theResourceTimeoutBoundsTheWholeLoadIncludingRetries() async throws {
+        var resource = thing()
+        resource.timeout = 0.05
+        let webservice = Self.webservice(.scripted(.status(503)), clock: VirtualClock(parks: true))
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
+    }
 }

@@ -10,7 +10,8 @@ struct CacheControl: Equatable {
     var noStore = false
     /// `no-cache`: the response must not be served without revalidating it.
     ///
-    /// ``ResponseCache`` never revalidates. `no-cache="Set-Cookie"`, which names fields, counts the same.
+    /// ``ResponseCache`` stores such a response only to revalidate it. `no-cache="Set-Cookie"`, which names fields,
+    /// counts the same.
     var noCache = false
     /// `max-age`: the seconds a response stays fresh.
     ///

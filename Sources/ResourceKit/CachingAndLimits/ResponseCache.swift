@@ -38,21 +38,51 @@ public actor ResponseCache {
         byteCount = 0
     }
 
-    /// The fresh response stored for `request`, or `nil` when there is none or the request doesn't read the cache.
+    /// What the cache holds for a request.
+    enum Lookup: Sendable {
+        /// A fresh response, which answers without the network.
+        case fresh(StoredResponse)
+        /// A stale response with validators: the header fields that ask the server whether it is still current.
+        case stale(validators: [String: String])
+        /// Nothing usable.
+        case miss
+    }
+
+    /// What the cache holds for `request`: nothing when the request doesn't read the cache.
     ///
-    /// A stale response found on the way is removed.
+    /// A stale response without validators found on the way is removed.
     ///
     /// - Parameter request: The request about to be sent.
-    /// - Returns: The stored response.
-    func response(for request: URLRequest) -> StoredResponse? {
-        guard request.readsCache, let key = Key(request), let entry = entries[key] else { return nil }
+    func lookup(_ request: URLRequest) -> Lookup {
+        guard request.readsCache, let key = Key(request), let entry = entries[key] else { return .miss }
         guard now() < entry.expiry else {
-            remove(key)
-            return nil
+            let validators = entry.response.validators
+            if validators.isEmpty { remove(key) }
+            return validators.isEmpty ? .miss : .stale(validators: validators)
         }
         entries.use(key)
-        return entry.response
+        return .fresh(entry.response)
     }
+
+    /// The stored response for `request`, made fresh again by `notModified`, the server's `304 Not Modified` answer to
+    /// its validators; `nil` when nothing is stored any more.
+    ///
+    /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the new
+    /// lifetime.
+    func revalidate(_ request: URLRequest, with notModified: URLResponse) -> StoredResponse? {
+        guard let key = Key(request), var response = entries[key]?.response, let http = notModified as? HTTPURLResponse
+        else { return nil }
+        for (name, value) in http.headerFields where !Self.bodyFields.contains(name.lowercased()) {
+            response.headers = response.headers.filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
+            response.headers[name] = value
+        }
+        remove(key)
+        store(response, for: key)
+        return response
+    }
+
+    /// The fields that describe the stored body rather than the response, which a 304 doesn't update.
+    private static let bodyFields: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
 
     /// Stores `response` for `request` if it may be stored, and drops what it replaces or makes outdated.
     ///
@@ -72,6 +102,11 @@ public actor ResponseCache {
         guard request.fillsCache else { return }
         // The newest response replaces the stored one, or, when it may not be stored, outdates it.
         remove(key)
+        store(response, for: key)
+    }
+
+    /// Stores `response` under `key` while the server allows, making room for it.
+    private func store(_ response: StoredResponse, for key: Key) {
         guard let lifetime = response.freshnessLifetime else { return }
         let cost = key.byteCount + response.byteCount
         guard cost <= byteLimit else { return }
@@ -120,13 +155,26 @@ extension ResponseCache {
         }
 
         /// The seconds this response may be served from the cache, or `nil` when it must not be stored.
+        ///
+        /// A response that is never fresh (`no-cache`, or no positive `max-age`) is stored, stale at once, when it has
+        /// validators to revalidate it with.
         var freshnessLifetime: TimeInterval? {
             let control = CacheControl(header("Cache-Control"))
-            guard (200..<300).contains(statusCode), !control.noStore, !control.noCache, let maxAge = control.maxAge,
-                header("Vary")?.contains("*") != true
-            else { return nil }
-            let lifetime = maxAge - (header("Age").flatMap(CacheControl.seconds) ?? 0)
-            return lifetime > 0 ? TimeInterval(lifetime) : nil
+            guard (200..<300).contains(statusCode), !control.noStore, header("Vary")?.contains("*") != true else {
+                return nil
+            }
+            let lifetime = control.noCache ? 0 : (control.maxAge ?? 0) - (header("Age").flatMap(CacheControl.seconds) ?? 0)
+            if lifetime > 0 { return TimeInterval(lifetime) }
+            return validators.isEmpty ? nil : 0
+        }
+
+        /// The conditional header fields that ask the server whether this response is still current: `If-None-Match`
+        /// with its `ETag` and `If-Modified-Since` with its `Last-Modified`, when it has them.
+        var validators: [String: String] {
+            var validators: [String: String] = [:]
+            validators["If-None-Match"] = header("ETag").flatMap { isValidHeaderValue($0) ? $0 : nil }
+            validators["If-Modified-Since"] = header("Last-Modified").flatMap { isValidHeaderValue($0) ? $0 : nil }
+            return validators
         }
 
         /// The bytes of the body and the header fields' text.

@@ -4,24 +4,82 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// When a failed load is tried again, and how long to wait first: pure functions of the failure, the attempt, the
-/// clock's reading and a random number, so every rule is tested without a network or a clock.
+/// Sends a request again when the attempt failed in a way a later attempt may not: a ``Middleware``.
 ///
-/// Only idempotent methods are retried unless ``retriesEveryMethod`` is set; only failures that a later attempt can
-/// cure are retried: a connection refused or lost, a timeout, and the statuses in ``retryableStatusCodes``. The delay
-/// grows exponentially from ``baseDelay`` with full jitter, up to ``maxDelay``; a `Retry-After` on a 429 or 503 is
-/// honoured up to ``maxRetryAfter``.
-struct RetryPolicy: Sendable {
+/// Only idempotent methods are retried unless ``retriesEveryMethod`` is set, and only failures a later attempt can
+/// cure: a connection refused or lost, a timeout, and the statuses 408, 429, 500, 502, 503 and 504. The delay grows
+/// exponentially from ``baseDelay`` with full jitter, up to ``maxDelay``; a `Retry-After` on a 429 or 503 is honoured
+/// up to ``maxRetryAfter``. The rules are in <doc:Retries>.
+///
+/// ```swift
+/// let webservice = Webservice(middleware: [RetryPolicy(maxAttempts: 4)])
+/// ```
+public struct RetryPolicy: Middleware {
     /// The most attempts a load makes, the first one included.
-    var maxAttempts = 3
-    /// The delay before the second attempt, before jitter; each later one doubles it.
-    var baseDelay: TimeInterval = 0.5
-    /// The longest computed delay.
-    var maxDelay: TimeInterval = 30
-    /// The longest `Retry-After` honoured; a server asking for more ends the load instead.
-    var maxRetryAfter: TimeInterval = 60
-    /// Whether `POST` and `PATCH` are retried too, which may repeat their effect on the server.
-    var retriesEveryMethod = false
+    public var maxAttempts: Int
+    /// The seconds before the second attempt, before jitter; each later attempt doubles it.
+    public var baseDelay: TimeInterval
+    /// The longest computed delay, in seconds.
+    public var maxDelay: TimeInterval
+    /// The longest `Retry-After` honoured, in seconds; a server asking for more ends the load at once.
+    public var maxRetryAfter: TimeInterval
+    /// Whether `POST`, `PATCH` and other methods that are not idempotent are retried too, which may repeat their
+    /// effect on the server.
+    public var retriesEveryMethod: Bool
+
+    /// Waits between attempts; a virtual clock in tests.
+    var sleep: @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    /// The current date, for a `Retry-After` that is a date.
+    var now: @Sendable () -> Date = { Date() }
+    /// A number in `0..<1` that picks the jitter.
+    var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+
+    /// Creates a policy; the defaults suit an interactive app.
+    public init(
+        maxAttempts: Int = 3,
+        baseDelay: TimeInterval = 0.5,
+        maxDelay: TimeInterval = 30,
+        maxRetryAfter: TimeInterval = 60,
+        retriesEveryMethod: Bool = false
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+        self.retriesEveryMethod = retriesEveryMethod
+    }
+
+    /// Sends `request` through `next` until an attempt succeeds, fails for good, or ``maxAttempts`` are made; the
+    /// last attempt's response or error, with the number of attempts, is the result.
+    public func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        var attempt = 1
+        while true {
+            let failure: Failure
+            let outcome: Result<(Data, ResponseHead), WebserviceError>
+            do {
+                var (data, head) = try await next(request)
+                head.attempts += attempt - 1
+                guard let statusCode = head.statusCode, Self.retryableStatusCodes.contains(statusCode) else {
+                    return (data, head)
+                }
+                failure = .status(statusCode, retryAfter: head.value(forHTTPHeaderField: "Retry-After"))
+                outcome = .success((data, head))
+            } catch let error as WebserviceError {
+                guard case .transport(let underlying as URLError) = error else { throw error }
+                failure = .transport(underlying.code)
+                outcome = .failure(error.counting(attempts: attempt))
+            }
+            let method = request.httpMethod ?? "GET"
+            guard let delay = delay(after: failure, attempt: attempt, method: method, now: now(), random: random())
+            else { return try outcome.get() }
+            WebserviceEvent.report(.retryScheduled(attempt: attempt, delay: .seconds(delay)), for: request)
+            try await sleep(delay)
+            attempt += 1
+        }
+    }
 
     /// The methods whose repetition has no further effect (RFC 9110, section 9.2.2).
     static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
@@ -41,7 +99,8 @@ struct RetryPolicy: Sendable {
         case transport(URLError.Code)
     }
 
-    /// The seconds to wait before the next attempt, or `nil` when `failure` ends the load.
+    /// The seconds to wait before the next attempt, or `nil` when `failure` ends the load: the whole policy as a pure
+    /// function.
     ///
     /// - Parameters:
     ///   - failure: How attempt number `attempt` (from 1) failed.

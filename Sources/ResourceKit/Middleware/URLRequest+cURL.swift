@@ -10,7 +10,7 @@ extension URLRequest {
     /// Header fields keep their values only when they are known to carry no credential (an allowlist, as for
     /// redirects); the URL loses its userinfo and credential query values, and a text body its credential fields and
     /// the request's secrets. A body that isn't UTF-8 text is described, not shown. Fields are sorted by name.
-    var cURLDescription: String {
+    public var cURLDescription: String {
         let secrets = Redaction.secrets(of: self)
         var lines = ["curl"]
         switch httpMethod ?? "GET" {

@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Attaches a credential to the requests for the origins it belongs to, and refreshes it once when the server
+/// rejects it: a ``Middleware``.
+///
+/// `credential` is asked for the first credential with `nil`, and for a new one with the credential the server
+/// rejected. However many loads are rejected at once, it is asked once, and they all retry with its answer; a load
+/// rejected with a credential that was already replaced just retries. When it throws, the loads waiting for it fail
+/// with ``WebserviceError/authentication(_:)``. The rules are in <doc:Authentication>.
+///
+/// ```swift
+/// let authentication = Authentication(for: [URL(string: "https://api.example.com")!]) { rejected in
+///     "Bearer " + (try await tokens.accessToken(refreshing: rejected != nil))
+/// }
+/// let webservice = Webservice(middleware: [authentication])
+/// ```
+public struct Authentication: Middleware {
+    /// The origins (scheme, host and port) whose requests get the credential.
+    private let origins: Set<Origin>
+    /// The header field the credential is sent in.
+    private let headerField: String
+    /// The statuses that mean the credential was rejected.
+    private let rejectionStatusCodes: Set<Int>
+    private let store: CredentialStore<String>
+
+    /// Creates a middleware that sends the value `credential` gives in `headerField`, to the origins of `urls` only.
+    ///
+    /// - Parameters:
+    ///   - urls: URLs of the servers the credential belongs to; only their scheme, host and port count.
+    ///   - headerField: The header field that carries the credential.
+    ///   - statusCodes: The statuses that mean the server rejected the credential.
+    ///   - credential: Returns the header field's value, such as `"Bearer abc123"`, given the rejected one when it is
+    ///     asked for a new one.
+    public init(
+        for urls: [URL],
+        headerField: String = "Authorization",
+        refreshingOn statusCodes: Set<Int> = [401],
+        credential: @escaping @Sendable (_ rejected: String?) async throws -> String
+    ) {
+        origins = Set(urls.map(Origin.init))
+        self.headerField = headerField
+        rejectionStatusCodes = statusCodes
+        store = CredentialStore(fetch: credential)
+    }
+
+    /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the
+    /// field itself; after a rejection, sends it once more with a refreshed credential.
+    public func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        guard let url = request.url, origins.contains(Origin(url)), request.value(forHTTPHeaderField: headerField) == nil
+        else { return try await next(request) }
+        let issued = try await authenticated { try await store.credential() }
+        let response = try await next(try request.adding(issued.credential, as: headerField))
+        guard let statusCode = response.1.statusCode, rejectionStatusCodes.contains(statusCode) else { return response }
+        let (refreshed, started) = try await authenticated { try await store.refresh(after: issued.generation) }
+        if started { WebserviceEvent.report(.credentialRefreshed, for: request) }
+        return try await next(try request.adding(refreshed.credential, as: headerField))
+    }
+
+    /// The result of `body`, a provider's error becoming ``WebserviceError/authentication(_:)``.
+    private func authenticated<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw WebserviceError.authentication(Redaction.sanitized(error, removing: []))
+        }
+    }
+}
+
+extension URLRequest {
+    /// This request with `credential` in the header field `name`, which must be valid HTTP.
+    fileprivate func adding(_ credential: String, as name: String) throws(WebserviceError) -> URLRequest {
+        try validateHeaderField(name: name, value: credential)
+        var request = self
+        request.setValue(credential, forHTTPHeaderField: name)
+        return request
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Lets identical `GET` requests in flight at the same time share one exchange with the server: a ``Middleware``.
+///
+/// Requests are identical when their URLs and all their header fields (credentials included) are. Every caller gets
+/// the shared result or error. A caller that is cancelled stops waiting at once; the shared request is cancelled only
+/// when every caller waiting for it is. See <doc:Deduplication>.
+///
+/// ```swift
+/// let webservice = Webservice(middleware: [Deduplication()])
+/// ```
+public struct Deduplication: Middleware {
+    private let flights = Flights()
+
+    /// Creates a middleware with no request in flight; copies share the requests in flight.
+    public init() {}
+
+    /// Joins the identical request in flight, or sends `request` for every caller that joins it before it ends.
+    public func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, let key = Key(request) else {
+            return try await next(request)
+        }
+        let waiter = flights.newWaiterID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                flights.join(key, as: waiter, continuation: continuation) { try await next(request) }
+            }
+        } onCancel: {
+            flights.leave(key, waiter)
+        }
+    }
+
+    /// A request as it is compared: its URL and its header fields, names in lowercase.
+    private struct Key: Hashable {
+        var url: URL
+        var headers: [String: String]
+
+        init?(_ request: URLRequest) {
+            guard let url = request.url else { return nil }
+            self.url = url
+            headers = Dictionary(
+                (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    /// The requests in flight, each with the callers waiting for it.
+    private final class Flights: Sendable {
+        typealias Outcome = Result<(Data, ResponseHead), any Error>
+        typealias Waiter = CheckedContinuation<(Data, ResponseHead), any Error>
+
+        private struct Flight {
+            var id: Int
+            var task: Task<Void, Never>
+            var waiters: [Int: Waiter]
+        }
+
+        private struct State {
+            var flights: [Key: Flight] = [:]
+            var lastID = 0
+        }
+
+        private let state = Mutex(State())
+
+        func newWaiterID() -> Int {
+            state.withLock { state in
+                state.lastID += 1
+                return state.lastID
+            }
+        }
+
+        /// Adds `continuation` to the callers of the flight for `key`, starting one that runs `send` if none is in
+        /// flight; a caller whose task is already cancelled gets `CancellationError` instead.
+        func join(
+            _ key: Key,
+            as waiter: Int,
+            continuation: Waiter,
+            send: @escaping @Sendable () async throws -> (Data, ResponseHead)
+        ) {
+            let joined = state.withLock { state -> Bool in
+                // Checked under the lock: a cancellation handler that ran before the caller joined found nothing to
+                // remove.
+                guard !Task.isCancelled else { return false }
+                if state.flights[key] != nil {
+                    state.flights[key]?.waiters[waiter] = continuation
+                    return true
+                }
+                state.lastID += 1
+                let id = state.lastID
+                let task = Task {
+                    let outcome: Outcome
+                    do { outcome = .success(try await send()) } catch { outcome = .failure(error) }
+                    self.land(key, id, outcome)
+                }
+                state.flights[key] = Flight(id: id, task: task, waiters: [waiter: continuation])
+                return true
+            }
+            if !joined { continuation.resume(throwing: CancellationError()) }
+        }
+
+        /// Stops `waiter` waiting with `CancellationError`, cancelling the flight when it was the last caller.
+        func leave(_ key: Key, _ waiter: Int) {
+            let (continuation, abandoned) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
+                guard let continuation = state.flights[key]?.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
+                guard state.flights[key]?.waiters.isEmpty == true else { return (continuation, nil) }
+                return (continuation, state.flights.removeValue(forKey: key)?.task)
+            }
+            abandoned?.cancel()
+            continuation?.resume(throwing: CancellationError())
+        }
+
+        /// Hands `outcome` to every caller of the flight `id`, which has ended.
+        private func land(_ key: Key, _ id: Int, _ outcome: Outcome) {
+            let waiters = state.withLock { state -> [Waiter] in
+                guard state.flights[key]?.id == id else { return [] }
+                return Array(state.flights.removeValue(forKey: key)?.waiters.values ?? [:].values)
+            }
+            for waiter in waiters { waiter.resume(with: outcome) }
+        }
+    }
+}

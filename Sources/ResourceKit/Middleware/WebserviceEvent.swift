@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Something that happened during a load, for logs and metrics: what ``Webservice/observer`` receives.
+///
+/// Its ``description`` is one line for a log and never shows a credential, nor does `dump`; see <doc:Observability>.
+///
+/// ```swift
+/// let webservice = Webservice(observer: { event in logger.info("\(event)") })
+/// ```
+public struct WebserviceEvent: Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: Sendable {
+        /// The request was handed to the transport; each attempt sends it again.
+        case sent
+        /// A response arrived: its status code (`nil` when it is not HTTP), its body's size and the time since it was
+        /// sent.
+        case received(statusCode: Int?, bytes: Int, duration: Duration)
+        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)`` would throw.
+        case failed(any Error, duration: Duration)
+        /// ``RetryPolicy`` will send the request again after `delay`; `attempt` attempts were made so far.
+        case retryScheduled(attempt: Int, delay: Duration)
+        /// ``Authentication`` replaced a rejected credential; this request made it do so.
+        case credentialRefreshed
+        /// The ``ResponseCache`` answered with a fresh response; nothing was sent.
+        case cacheHit
+        /// The server confirmed with `304 Not Modified` that the cache's stale response is still current, and that
+        /// response answered.
+        case revalidated
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The request's method, such as `GET`.
+    public let method: String
+    /// The request's URL with its credentials masked.
+    public let url: URL?
+    /// Renders the request, kept in a closure so that `dump` shows no header field.
+    private let render: @Sendable () -> String
+
+    init(_ kind: Kind, request: URLRequest) {
+        self.kind = kind
+        method = request.httpMethod ?? "GET"
+        url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+        render = { request.cURLDescription }
+    }
+
+    /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.
+    public var cURLDescription: String { render() }
+
+    /// The event in one line, such as `GET https://api.example.com/episodes: 200, 2048 bytes in 35 ms`.
+    public var description: String {
+        let what =
+            switch kind {
+            case .sent: "sent"
+            case .received(let statusCode, let bytes, let duration):
+                "\(statusCode.map(String.init) ?? "not HTTP"), \(bytes) bytes in \(Self.milliseconds(duration))"
+            case .failed(let error, let duration): "failed after \(Self.milliseconds(duration)): \(error)"
+            case .retryScheduled(let attempt, let delay):
+                "attempt \(attempt) failed, retrying in \(Self.milliseconds(delay))"
+            case .credentialRefreshed: "credential refreshed"
+            case .cacheHit: "answered from the cache"
+            case .revalidated: "revalidated, answered from the cache"
+            }
+        return Redaction.scrub("\(method) \(url?.absoluteString ?? "(no URL)"): \(what)")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+    }
+
+    /// The observer of the load in progress, which ``Webservice/load(_:)`` binds when it has one.
+    @TaskLocal static var observer: (@Sendable (WebserviceEvent) -> Void)?
+
+    /// Tells the observer of the load in progress, if there is one, that `kind` happened to `request`.
+    static func report(_ kind: Kind, for request: URLRequest) {
+        if let observer { observer(WebserviceEvent(kind, request: request)) }
+    }
+}

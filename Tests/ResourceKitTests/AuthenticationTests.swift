@@ -1,0 +1,148 @@
+import Foundation
+import ResourceKit
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Credentials attached to their own origins only, refreshed once for any number of rejected loads.
+@Suite struct AuthenticationTests {
+    /// A token service: each call issues `Bearer t1`, `Bearer t2`, …, and counts the calls and the rejected values.
+    final class Tokens: Sendable {
+        private let state = Mutex<(issued: Int, rejected: [String?])>((0, []))
+
+        var issued: Int { state.withLock { $0.issued } }
+        var rejected: [String?] { state.withLock { $0.rejected } }
+
+        func next(rejecting rejected: String?) async throws -> String {
+            try await Task.sleep(for: .milliseconds(5))  // long enough for the other loads to pile up behind it
+            return state.withLock { state in
+                state.issued += 1
+                state.rejected.append(rejected)
+                return "Bearer t\(state.issued)"
+            }
+        }
+    }
+
+    /// A server that accepts only `accepted` and answers 401 otherwise.
+    private static func server(accepting accepted: String) -> StubTransport {
+        StubTransport { request in
+            let statusCode = request.value(forHTTPHeaderField: "Authorization") == accepted ? 200 : 401
+            return (Data("ok".utf8), try httpResponse(statusCode, url: request.url ?? baseURL, headers: [:]))
+        }
+    }
+
+    @Test func theCredentialGoesOnlyToTheOriginsItBelongsTo() async throws {
+        let tokens = Tokens()
+        let transport = Self.server(accepting: "Bearer t1")
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        let webservice = Webservice(transport: transport, middleware: [authentication])
+        let urls = [
+            "https://API.example.com:443/a", "https://api.example.com/b", "http://api.example.com/c",
+            "https://api.example.com:8443/d", "https://evil.example.com/e",
+        ]
+        for url in urls {
+            _ = try? await webservice.load(Resource<Data>(url: try #require(URL(string: url))))
+        }
+        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
+        #expect(sent == ["Bearer t1", "Bearer t1", nil, nil, nil])
+        #expect(tokens.issued == 1)
+    }
+
+    @Test func aResourcesOwnCredentialIsLeftAlone() async throws {
+        let transport = Self.server(accepting: "Bearer mine")
+        let authentication = Authentication(for: [baseURL]) { _ in "Bearer t1" }
+        var resource = thing()
+        resource.headers["authorization"] = "Bearer mine"
+        _ = try await Webservice(transport: transport, middleware: [authentication]).load(resource)
+        #expect(await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer mine"])
+    }
+
+    @Test func manyRejectedLoadsCauseOneRefreshAndAllRetryWithTheNewCredential() async throws {
+        let (tokens, events) = (Tokens(), EventLog())
+        let transport = Self.server(accepting: "Bearer t2")
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        let webservice = Webservice(transport: transport, middleware: [authentication], observer: events.observer)
+        let values = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<50 { group.addTask { try await webservice.load(thing(at: "\(index)")) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values == Array(repeating: "ok", count: 50))
+        #expect(tokens.issued == 2)
+        #expect(tokens.rejected == [nil, "Bearer t1"])
+        let requests = await transport.log.requests
+        #expect(requests.count == 100)
+        #expect(requests.filter { $0.value(forHTTPHeaderField: "Authorization") == "Bearer t2" }.count == 50)
+        #expect(events.events.filter { if case .credentialRefreshed = $0.kind { true } else { false } }.count == 1)
+    }
+
+    @Test func aCredentialRejectedAgainEndsTheLoadWithoutALoop() async throws {
+        let tokens = Tokens()
+        let transport = Self.server(accepting: "never")
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: transport, middleware: [authentication]).load(thing())
+        }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 401)
+        #expect(await transport.log.requests.count == 2)
+        #expect(tokens.issued == 2)
+    }
+
+    @Test func aFailingRefreshFailsEveryWaitingLoadOnceWithATypedError() async throws {
+        struct RefreshFailed: Error, CustomStringConvertible {
+            var description: String { "refresh token rt-5f1e9c2d expired: Bearer t1" }
+        }
+        let calls = Mutex(0)
+        let transport = Self.server(accepting: "never")
+        let authentication = Authentication(for: [baseURL]) { rejected in
+            calls.withLock { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(5))
+            guard rejected == nil else { throw RefreshFailed() }
+            return "Bearer t1"
+        }
+        let webservice = Webservice(transport: transport, middleware: [authentication])
+        let errors = await withTaskGroup(of: (any Error)?.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await webservice.load(thing(at: "\(index)"))
+                        return nil
+                    } catch { return error }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for case let error as WebserviceError in errors {
+            #expect(!String(describing: error).contains("Bearer t1"))
+            guard case .authentication = error else { Issue.record("Expected .authentication, got \(error)"); continue }
+        }
+        #expect(errors.count { $0 is WebserviceError } == 20)
+        #expect(calls.withLock { $0 } == 2)
+        #expect(await transport.log.requests.count == 20)
+    }
+
+    @Test func theRejectionStatusesAreConfigurable() async throws {
+        let tokens = Tokens()
+        let transport = StubTransport { request in
+            let accepted = request.value(forHTTPHeaderField: "X-Key") == "Bearer t2"
+            return (Data("ok".utf8), try httpResponse(accepted ? 200 : 403, headers: [:]))
+        }
+        let authentication = Authentication(for: [baseURL], headerField: "X-Key", refreshingOn: [403]) {
+            try await tokens.next(rejecting: $0)
+        }
+        #expect(try await Webservice(transport: transport, middleware: [authentication]).load(thing()) == "ok")
+        #expect(tokens.issued == 2)
+    }
+
+    @Test func aCredentialThatIsNotAValidHeaderValueIsRefused() async throws {
+        let transport = Self.server(accepting: "never")
+        let authentication = Authentication(for: [baseURL]) { _ in "Bearer t1\r\nX-Injected: 1" }
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: transport, middleware: [authentication]).load(thing())
+        }
+        _ = try requireCase(\.encoding, of: error)
+        #expect(await transport.log.requests.isEmpty)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Identical `GET`s in flight share one request; cancelling one caller leaves the others theirs.
+@Suite(.timeLimit(.minutes(1))) struct DeduplicationTests {
+    private let gate = Gate()
+
+    private func webservice() -> Webservice {
+        Webservice(transport: StubTransport.gated(by: gate), middleware: [Deduplication()])
+    }
+
+    /// Starts `count` loads of `resource` and waits until the transport holds the shared request.
+    private func loads(
+        _ count: Int,
+        of resource: Resource<String>,
+        through webservice: Webservice
+    ) async throws -> [Task<String, any Error>] {
+        let tasks = (0..<count).map { _ in Task { try await webservice.load(resource) } }
+        try await eventually("the request reached the transport") { await gate.started.count == 1 }
+        return tasks
+    }
+
+    @Test func identicalLoadsInFlightShareOneRequest() async throws {
+        let tasks = try await loads(10, of: Gate.resource("a"), through: webservice())
+        await gate.open("a")
+        for task in tasks { #expect(try await task.value == "a") }
+        #expect(await gate.started == ["a"])
+    }
+
+    @Test func everyCallerGetsTheSharedError() async throws {
+        let tasks = try await loads(5, of: Gate.resource("a"), through: webservice())
+        await gate.open("a", with: .fail(URLError(.networkConnectionLost)))
+        for task in tasks {
+            let error = try await #require(throws: WebserviceError.self) { try await task.value }
+            #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .networkConnectionLost)
+        }
+    }
+
+    @Test func requestsThatDifferInAHeaderFieldOrMethodAreSentApart() async throws {
+        let stalling = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
+        let webservice = Webservice(transport: stalling, middleware: [Deduplication()])
+        var other = Resource<Data>(url: baseURL)
+        other.headers["Authorization"] = "Bearer someone-else"
+        let resources = [Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data()))]
+        let tasks = resources.map { resource in Task { try await webservice.load(resource) } }
+        try await eventually("three requests reached the transport") { await stalling.log.requests.count == 3 }
+        for task in tasks { task.cancel() }
+    }
+
+    @Test func aCancelledCallerStopsWaitingAndTheOthersStillGetTheResult() async throws {
+        let tasks = try await loads(3, of: Gate.resource("a"), through: webservice())
+        tasks[0].cancel()
+        await #expect(throws: CancellationError.self) { try await tasks[0].value }
+        await gate.open("a")
+        #expect(try await tasks[1].value == "a")
+        #expect(try await tasks[2].value == "a")
+    }
+
+    @Test func theSharedRequestIsCancelledWhenEveryCallerIs() async throws {
+        let cancelled = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
+        let webservice = Webservice(transport: cancelled, middleware: [Deduplication()])
+        let tasks = (0..<3).map { _ in Task { try await webservice.load(Resource<Data>(url: baseURL)) } }
+        try await eventually("the request reached the transport") { await cancelled.log.requests.count == 1 }
+        for task in tasks { task.cancel() }
+        for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
+        // The stalling transport returns only when cancelled: a new load finds no flight to join and sends again.
+        let again = Task { try await webservice.load(Resource<Data>(url: baseURL)) }
+        try await eventually("a new request was sent") { await cancelled.log.requests.count == 2 }
+        again.cancel()
+    }
+}
