@@ -226,7 +226,8 @@ public struct Webservice: Sendable {
         do {
             let (data, head) = try await transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
             let duration = ContinuousClock.now - start
-            WebserviceEvent.report(.received(statusCode: head.statusCode, bytes: data.count, duration: duration), for: request)
+            WebserviceEvent.report(
+                .received(statusCode: head.statusCode, bytes: data.count, duration: duration), for: request)
             return (data, head)
         } catch {
             let reported = reported(error, of: request)

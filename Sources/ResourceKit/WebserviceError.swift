@@ -208,7 +208,8 @@ extension WebserviceError.Response: CustomReflectable {
         let headers = headers.reduce(into: [String: String]()) { result, field in
             result[field.key] = isSafeHeader(field.key) ? Redaction.scrub(field.value) : Redaction.mark
         }
-        return Mirror(self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
+        return Mirror(
+            self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
     }
 
     /// The body's size and content type, for descriptions: "12 bytes of application/json".

@@ -150,7 +150,8 @@ import Testing
         let transport = StubTransport { request in
             let number = await server.answer(request)
             let url = try #require(request.url)
-            let matches = [("If-None-Match", "ETag"), ("If-Modified-Since", "Last-Modified")].contains { field, validator in
+            let matches = [("If-None-Match", "ETag"), ("If-Modified-Since", "Last-Modified")].contains {
+                field, validator in
                 validators[validator] != nil && request.value(forHTTPHeaderField: field) == validators[validator]
             }
             if matches {

@@ -75,7 +75,8 @@ import Testing
         let events = EventLog()
         let inner = Webservice(transport: StubTransport.scripted(.status(200)))
         let outer = Webservice(
-            transport: StubTransport.scripted(.status(200)), middleware: [Nested(inner: inner)], observer: events.observer)
+            transport: StubTransport.scripted(.status(200)), middleware: [Nested(inner: inner)],
+            observer: events.observer)
         _ = try await outer.load(thing())
         #expect(events.events.map { $0.url?.lastPathComponent } == ["thing", "thing"])
     }

@@ -53,6 +53,7 @@ public actor ResponseCache {
     /// A stale response without validators found on the way is removed.
     ///
     /// - Parameter request: The request about to be sent.
+    /// - Returns: The fresh response, the validators of the stale one, or ``Lookup/miss``.
     func lookup(_ request: URLRequest) -> Lookup {
         guard request.readsCache, let key = Key(request), let entry = entries[key] else { return .miss }
         guard now() < entry.expiry else {
@@ -163,7 +164,8 @@ extension ResponseCache {
             guard (200..<300).contains(statusCode), !control.noStore, header("Vary")?.contains("*") != true else {
                 return nil
             }
-            let lifetime = control.noCache ? 0 : (control.maxAge ?? 0) - (header("Age").flatMap(CacheControl.seconds) ?? 0)
+            let lifetime =
+                control.noCache ? 0 : (control.maxAge ?? 0) - (header("Age").flatMap(CacheControl.seconds) ?? 0)
             if lifetime > 0 { return TimeInterval(lifetime) }
             return validators.isEmpty ? nil : 0
         }

@@ -53,7 +53,8 @@ public struct Authentication: Middleware {
         _ request: URLRequest,
         next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
     ) async throws -> (Data, ResponseHead) {
-        guard let url = request.url, origins.contains(Origin(url)), request.value(forHTTPHeaderField: headerField) == nil
+        guard let url = request.url, origins.contains(Origin(url)),
+            request.value(forHTTPHeaderField: headerField) == nil
         else { return try await next(request) }
         let issued = try await authenticated { try await store.credential() }
         let response = try await next(try request.adding(issued.credential, as: headerField))

@@ -108,7 +108,9 @@ public struct Deduplication: Middleware {
         /// Stops `waiter` waiting with `CancellationError`, cancelling the flight when it was the last caller.
         func leave(_ key: Key, _ waiter: Int) {
             let (continuation, abandoned) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
-                guard let continuation = state.flights[key]?.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
+                guard let continuation = state.flights[key]?.waiters.removeValue(forKey: waiter) else {
+                    return (nil, nil)
+                }
                 guard state.flights[key]?.waiters.isEmpty == true else { return (continuation, nil) }
                 return (continuation, state.flights.removeValue(forKey: key)?.task)
             }
