@@ -21,7 +21,7 @@ public struct Webservice: Sendable {
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
     public var cache: ResponseCache?
     /// The steps every request passes through on its way to the transport, the first one outermost; see
-    /// <doc:Middleware>.
+    /// <doc:MiddlewareChain>.
     public var middleware: [any Middleware]
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.

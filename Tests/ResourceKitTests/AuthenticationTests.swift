@@ -10,6 +10,7 @@ import Testing
 /// Credentials attached to their own origins only, refreshed once for any number of rejected loads.
 @Suite struct AuthenticationTests {
     /// A token service: each call issues `Bearer t1`, `Bearer t2`, …, and counts the calls and the rejected values.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     final class Tokens: Sendable {
         private let state = Mutex<(issued: Int, rejected: [String?])>((0, []))
 
@@ -27,6 +28,7 @@ import Testing
     }
 
     /// A server that accepts only `accepted` and answers 401 otherwise.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private static func server(accepting accepted: String) -> StubTransport {
         StubTransport { request in
             let statusCode = request.value(forHTTPHeaderField: "Authorization") == accepted ? 200 : 401
@@ -34,6 +36,7 @@ import Testing
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theCredentialGoesOnlyToTheOriginsItBelongsTo() async throws {
         let tokens = Tokens()
         let transport = Self.server(accepting: "Bearer t1")
@@ -51,6 +54,7 @@ import Testing
         #expect(tokens.issued == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aResourcesOwnCredentialIsLeftAlone() async throws {
         let transport = Self.server(accepting: "Bearer mine")
         let authentication = Authentication(for: [baseURL]) { _ in "Bearer t1" }
@@ -60,6 +64,7 @@ import Testing
         #expect(await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer mine"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func manyRejectedLoadsCauseOneRefreshAndAllRetryWithTheNewCredential() async throws {
         let (tokens, events) = (Tokens(), EventLog())
         let transport = Self.server(accepting: "Bearer t2")
@@ -78,6 +83,7 @@ import Testing
         #expect(events.events.filter { if case .credentialRefreshed = $0.kind { true } else { false } }.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCredentialRejectedAgainEndsTheLoadWithoutALoop() async throws {
         let tokens = Tokens()
         let transport = Self.server(accepting: "never")
@@ -90,6 +96,7 @@ import Testing
         #expect(tokens.issued == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailingRefreshFailsEveryWaitingLoadOnceWithATypedError() async throws {
         struct RefreshFailed: Error, CustomStringConvertible {
             var description: String { "refresh token rt-5f1e9c2d expired: Bearer t1" }
@@ -123,6 +130,7 @@ import Testing
         #expect(await transport.log.requests.count == 20)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theRejectionStatusesAreConfigurable() async throws {
         let tokens = Tokens()
         let transport = StubTransport { request in
@@ -136,6 +144,7 @@ import Testing
         #expect(tokens.issued == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCredentialThatIsNotAValidHeaderValueIsRefused() async throws {
         let transport = Self.server(accepting: "never")
         let authentication = Authentication(for: [baseURL]) { _ in "Bearer t1\r\nX-Injected: 1" }

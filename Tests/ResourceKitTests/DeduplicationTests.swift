@@ -10,11 +10,13 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DeduplicationTests {
     private let gate = Gate()
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func webservice() -> Webservice {
         Webservice(transport: StubTransport.gated(by: gate), middleware: [Deduplication()])
     }
 
     /// Starts `count` loads of `resource` and waits until the transport holds the shared request.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func loads(
         _ count: Int,
         of resource: Resource<String>,
@@ -25,6 +27,7 @@ import Testing
         return tasks
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func identicalLoadsInFlightShareOneRequest() async throws {
         let tasks = try await loads(10, of: Gate.resource("a"), through: webservice())
         await gate.open("a")
@@ -32,6 +35,7 @@ import Testing
         #expect(await gate.started == ["a"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func everyCallerGetsTheSharedError() async throws {
         let tasks = try await loads(5, of: Gate.resource("a"), through: webservice())
         await gate.open("a", with: .fail(URLError(.networkConnectionLost)))
@@ -41,6 +45,7 @@ import Testing
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func requestsThatDifferInAHeaderFieldOrMethodAreSentApart() async throws {
         let stalling = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
         let webservice = Webservice(transport: stalling, middleware: [Deduplication()])
@@ -52,6 +57,7 @@ import Testing
         for task in tasks { task.cancel() }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCancelledCallerStopsWaitingAndTheOthersStillGetTheResult() async throws {
         let tasks = try await loads(3, of: Gate.resource("a"), through: webservice())
         tasks[0].cancel()
@@ -61,6 +67,7 @@ import Testing
         #expect(try await tasks[2].value == "a")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theSharedRequestIsCancelledWhenEveryCallerIs() async throws {
         let cancelled = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
         let webservice = Webservice(transport: cancelled, middleware: [Deduplication()])

@@ -10,6 +10,7 @@ import Testing
 /// The chain every request passes through: its order, and where it sits among the cache, the limit and the timeout.
 @Suite struct MiddlewareTests {
     /// A middleware that notes when a request passes it on the way in and on the way out, and tags the request.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Tracer: Middleware {
         var name: String
         var trail: Trail
@@ -27,6 +28,7 @@ import Testing
     }
 
     /// What the tracers saw, in order.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     final class Trail: Sendable {
         private let marks = Mutex<[String]>([])
         func note(_ mark: String) { marks.withLock { $0.append(mark) } }
@@ -34,6 +36,7 @@ import Testing
     }
 
     /// A middleware that answers itself, as a stub or a cache of your own would.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Answering: Middleware {
         func intercept(
             _ request: URLRequest,
@@ -44,6 +47,7 @@ import Testing
     }
 
     /// A middleware that hands on what `next` threw, for the test to inspect.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Catching: Middleware {
         var caught: Trail
 
@@ -62,6 +66,7 @@ import Testing
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theFirstMiddlewareIsOutermostAndEachChangesTheRequest() async throws {
         let (trail, transport) = (Trail(), StubTransport.answering(200, body: Data("ok".utf8)))
         let webservice = Webservice(
@@ -71,6 +76,7 @@ import Testing
         #expect(await transport.log.requests.map { $0.value(forHTTPHeaderField: "X-Trail") } == ["a,b"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aMiddlewareMayAnswerWithoutTheTransportAndTheResourceStillParses() async throws {
         let transport = StubTransport.answering(500, body: Data())
         let webservice = Webservice(transport: transport, middleware: [Answering()])
@@ -78,6 +84,7 @@ import Testing
         #expect(await transport.log.requests.isEmpty)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func middlewareSeesTransportErrorsAsLoadThrowsThemWithoutCredentials() async throws {
         let caught = Trail()
         let transport = StubTransport { request in
@@ -94,6 +101,7 @@ import Testing
         #expect(!seen.contains("s3cr3t-token"))
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFreshCachedResponseAnswersBeforeTheChain() async throws {
         let trail = Trail()
         let transport = StubTransport.answering(200, body: Data("ok".utf8), headers: ["Cache-Control": "max-age=60"])
@@ -105,6 +113,7 @@ import Testing
         #expect(trail.all == ["a in", "a out"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theLoadLimitHoldsAPlaceForTheWholeChain() async throws {
         let gate = Gate()
         let trail = Trail()

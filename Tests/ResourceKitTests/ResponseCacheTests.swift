@@ -141,6 +141,7 @@ import Testing
 
     /// A server whose answer has the validators `validators` and `Cache-Control: cacheControl`, and that answers 304
     /// with `max-age=60` to a request that sends back the first of them; it keeps the requests it was sent.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func revalidating(
         validators: [String: String] = ["ETag": #""v1""#],
         cacheControl: String = "no-cache",
@@ -164,6 +165,7 @@ import Testing
         return (Webservice(transport: transport, cache: cache, observer: events?.observer), transport)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aNoCacheResponseWithAnETagIsRevalidatedAndA304ServesTheStoredBody() async throws {
         let events = EventLog()
         let (service, transport) = revalidating(events: events)
@@ -174,6 +176,7 @@ import Testing
         #expect(events.descriptions.last == "GET https://api.example.com/feed: revalidated, answered from the cache")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func a304RefreshesFreshnessWithItsOwnCacheControl() async throws {
         let (service, transport) = revalidating()
         _ = try await load(numbered(), with: service)
@@ -184,6 +187,7 @@ import Testing
         #expect(await transport.log.requests.count == 3)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aStaleResponseWithOnlyLastModifiedIsRevalidatedWithIfModifiedSince() async throws {
         let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
         let (service, transport) = revalidating(validators: ["Last-Modified": lastModified], cacheControl: "max-age=10")
@@ -194,6 +198,7 @@ import Testing
         #expect(sent == [nil, lastModified])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aChangedResourceAnswers200AndReplacesTheStoredResponse() async throws {
         let server = server
         // The resource changes with every request: its ETag is the request's number, so no validator ever matches.
@@ -210,6 +215,7 @@ import Testing
         #expect(sent == [nil, #""v1""#, #""v2""#])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aRequestWithItsOwnValidatorsGetsTheServersAnswerAsItIs() async throws {
         let (service, transport) = revalidating()
         _ = try await load(numbered(), with: service)
@@ -220,6 +226,7 @@ import Testing
         #expect(await transport.log.requests.count == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aResponseWithoutValidatorsOrMaxAgeIsNotStored() async throws {
         let (service, _) = revalidating(validators: [:], cacheControl: "no-cache")
         _ = try await load(numbered(), with: service)

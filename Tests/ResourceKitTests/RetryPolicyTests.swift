@@ -12,6 +12,7 @@ import Testing
     private static let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
     private let policy = RetryPolicy()
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func delay(
         _ failure: RetryPolicy.Failure,
         attempt: Int = 1,
@@ -21,16 +22,19 @@ import Testing
         policy.delay(after: failure, attempt: attempt, method: method, now: Self.now, random: random)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retryableStatusIsRetried(statusCode: Int) {
         #expect(delay(.status(statusCode, retryAfter: nil)) == 0.5)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [400, 401, 403, 404, 409, 422, 501, 505])
     func otherStatusEndsTheLoad(statusCode: Int) {
         #expect(delay(.status(statusCode, retryAfter: nil)) == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func onlyFailuresALaterAttemptCanCureAreRetried() {
         #expect(delay(.transport(.networkConnectionLost)) != nil)
         #expect(delay(.transport(.timedOut)) != nil)
@@ -39,6 +43,7 @@ import Testing
         #expect(delay(.transport(.badURL)) == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func onlyIdempotentMethodsAreRetriedUnlessAsked() {
         for method in ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"] {
             #expect(delay(.status(503, retryAfter: nil), method: method) != nil)
@@ -52,6 +57,7 @@ import Testing
         #expect(post == 0.5)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func delayDoublesWithJitterUpToTheCapAndAttemptsEnd() {
         var policy = self.policy
         policy.maxAttempts = 10
@@ -64,6 +70,7 @@ import Testing
         #expect(delay(.transport(.timedOut), attempt: 3) == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func retryAfterIsHonouredOn429And503UpToTheCap() {
         #expect(delay(.status(429, retryAfter: "7"), random: 0) == 7)
         #expect(delay(.status(503, retryAfter: "Wed, 21 Oct 2015 07:28:20 GMT"), random: 0) == 20)
@@ -72,6 +79,7 @@ import Testing
         #expect(delay(.status(429, retryAfter: "soon"), random: 1) == 0.5)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [
         ("120", 120.0), (" 0 ", 0), ("Wed, 21 Oct 2015 07:29:00 GMT", 60), ("Wednesday, 21-Oct-15 07:29:00 GMT", 60),
         ("Wed Oct 21 07:29:00 2015", 60), ("Wed, 21 Oct 2015 07:00:00 GMT", 0),
@@ -81,6 +89,7 @@ import Testing
         #expect(RetryPolicy.retryAfter(value, now: Self.now) == seconds)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: ["", "-5", "1.5", "soon", "Wed, 21 Oct 2015 07:29:00 PST", "2015-10-21T07:29:00Z"])
     func retryAfterRefusesAnythingElse(value: String) {
         #expect(RetryPolicy.retryAfter(value, now: Self.now) == nil)
@@ -89,6 +98,7 @@ import Testing
     // MARK: Loads through the policy, with a stub server and a virtual clock
 
     /// A web service that retries with `policy`, its waits on `clock` and its jitter fixed at the full delay.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private static func webservice(
         _ transport: StubTransport,
         clock: VirtualClock,
@@ -102,6 +112,7 @@ import Testing
         return Webservice(transport: transport, middleware: [policy], observer: events?.observer)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unavailableTwiceThenAnswerLoadsOnTheThirdAttempt() async throws {
         let transport = StubTransport.scripted(.status(503), .status(503), .status(200, body: "done"))
         let (clock, events) = (VirtualClock(), EventLog())
@@ -116,6 +127,7 @@ import Testing
             ])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func retryAfterSetsTheWait() async throws {
         let transport = StubTransport.scripted(.status(429, headers: ["Retry-After": "7"]), .status(200))
         let clock = VirtualClock()
@@ -123,6 +135,7 @@ import Testing
         #expect(clock.sleeps == [7])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theFinalErrorSaysHowManyAttemptsWereMade() async throws {
         let clock = VirtualClock()
         let unavailable = Self.webservice(.scripted(.status(503)), clock: clock)
@@ -138,6 +151,7 @@ import Testing
         #expect(failure.description.hasSuffix("(3 attempts)"))
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailureNoAttemptCanCureEndsTheLoadAtOnce() async throws {
         let transport = StubTransport.scripted(.status(404), .status(200))
         let error = try await #require(throws: WebserviceError.self) {
@@ -147,6 +161,7 @@ import Testing
         #expect(await transport.log.requests.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func postIsRetriedOnlyOnRequest() async throws {
         let post = thing(.post(Data("{}".utf8)))
         let once = StubTransport.scripted(.status(503), .status(200))
@@ -161,6 +176,7 @@ import Testing
         #expect(await again.log.requests.map(\.httpBody) == [Data("{}".utf8), Data("{}".utf8)])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(.timeLimit(.minutes(1)))
     func cancellationDuringABackoffEndsTheLoadAtOnce() async throws {
         let transport = StubTransport.scripted(.status(503))
@@ -173,6 +189,7 @@ import Testing
         #expect(await transport.log.requests.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(.timeLimit(.minutes(1)))
     func theResourceTimeoutBoundsTheWholeLoadIncludingRetries() async throws {
         var resource = thing()

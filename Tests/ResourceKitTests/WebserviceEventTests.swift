@@ -8,6 +8,7 @@ import Testing
 
 /// What an observer hears about a load, and that none of it shows a credential.
 @Suite struct WebserviceEventTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func eachAttemptReportsSendingAndItsResponse() async throws {
         let events = EventLog()
         let transport = StubTransport.scripted(.status(503), .status(200, body: "done"))
@@ -26,6 +27,7 @@ import Testing
         #expect(kinds == ["sent", "received 503 11", "retry after 1", "sent", "received 200 4"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailureAndACacheHitAreReported() async throws {
         let events = EventLog()
         let failing = Webservice(transport: StubTransport.scripted(.failure(.timedOut)), observer: events.observer)
@@ -41,6 +43,7 @@ import Testing
         #expect(descriptions[4] == "GET https://api.example.com/thing: answered from the cache")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func noEventShowsACredentialInItsDescriptionDumpOrCURL() async throws {
         let events = EventLog()
         var resource = thing(.post(Data(#"{"password":"hunter2-hunter2"}"#.utf8)))
@@ -61,6 +64,7 @@ import Testing
         #expect(events.events[0].cURLDescription.contains("-X 'POST'"))
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aLoadInsideAMiddlewareReportsToItsOwnWebServiceOnly() async throws {
         struct Nested: Middleware {
             var inner: Webservice

@@ -1,6 +1,6 @@
 /// A cap on how many loads send requests at once, with a first-come, first-served queue for the rest.
 ///
-/// ``Webservice/init(transport:maxConcurrentLoads:cache:)`` makes one; copies of that web service share it. The rules
+/// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` makes one; copies of that web service share it. The rules
 /// are in <doc:LoadingResources>.
 actor LoadLimiter {
     /// A load waiting for a place, and how to wake it.

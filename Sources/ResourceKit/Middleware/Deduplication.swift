@@ -9,11 +9,14 @@ import Synchronization
 ///
 /// Requests are identical when their URLs and all their header fields (credentials included) are. Every caller gets
 /// the shared result or error. A caller that is cancelled stops waiting at once; the shared request is cancelled only
-/// when every caller waiting for it is. See <doc:Deduplication>.
+/// when every caller waiting for it is. See <doc:DeduplicatingRequests>.
 ///
 /// ```swift
 /// let webservice = Webservice(middleware: [Deduplication()])
 /// ```
+///
+/// It needs the `Synchronization` module's `Mutex`, hence macOS 15, iOS 18 or Linux.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct Deduplication: Middleware {
     private let flights = Flights()
 

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A middleware may change the request, call `next` (the rest of the chain, then the transport) any number of times,
 /// and change or replace what comes back. The order in which the cache, the limit, the timeout and the chain apply
-/// is in <doc:Middleware>.
+/// is in <doc:MiddlewareChain>.
 ///
 /// ```swift
 /// struct APIKey: Middleware {

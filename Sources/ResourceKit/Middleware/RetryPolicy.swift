@@ -9,7 +9,7 @@ import Foundation
 /// Only idempotent methods are retried unless ``retriesEveryMethod`` is set, and only failures a later attempt can
 /// cure: a connection refused or lost, a timeout, and the statuses 408, 429, 500, 502, 503 and 504. The delay grows
 /// exponentially from ``baseDelay`` with full jitter, up to ``maxDelay``; a `Retry-After` on a 429 or 503 is honoured
-/// up to ``maxRetryAfter``. The rules are in <doc:Retries>.
+/// up to ``maxRetryAfter``. The rules are in <doc:RetryingRequests>.
 ///
 /// ```swift
 /// let webservice = Webservice(middleware: [RetryPolicy(maxAttempts: 4)])

@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The ``Transport`` that sends requests with `URLSession`: the one behind ``Webservice/init(transport:maxConcurrentLoads:cache:)``
-/// by default.
+/// The ``Transport`` that sends requests with `URLSession`: the one behind
+/// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` by default.
 ///
 /// Made with a configuration, it owns its session and keeps credentials on their origin across redirects, and on
 /// Linux mends FoundationNetworking's faults; made with a caller's session, it sends through it as it is. See

@@ -15,6 +15,7 @@ enum Answer: Sendable {
     case failure(URLError.Code)
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension StubTransport {
     /// Answers the requests in turn with `answers`, the last one repeating; `log` counts them.
     static func scripted(_ answers: Answer...) -> StubTransport {
@@ -40,6 +41,7 @@ func thing(_ method: HTTPMethod<Data> = .get, at path: String = "thing") -> Reso
 }
 
 /// Records the events a web service reports, for ``Webservice/observer``.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class EventLog: Sendable {
     private let recorded = Mutex<[WebserviceEvent]>([])
 
@@ -56,6 +58,7 @@ final class EventLog: Sendable {
 }
 
 /// A clock for ``RetryPolicy`` that records each wait and returns at once, or, when `parks`, waits until cancelled.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class VirtualClock: Sendable {
     private let waits = Mutex<[TimeInterval]>([])
     private let parks: Bool

@@ -1,0 +1,352 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The production layer, retries, token refresh, revalidation and de-duplication, against the server's
+/// `/production/…` routes, which misbehave the way production servers do.
+///
+/// Every test starts its own server, whose counters start from zero, so the keys in the paths need not differ
+/// between tests.
+@Suite(.timeLimit(.minutes(1))) struct ProductionLayerTests {
+    struct Attempt: Decodable {
+        var attempt: Int
+    }
+
+    // MARK: - Retries
+
+    @Test(arguments: TransportKind.allCases)
+    func rateLimitedLoadWaitsForItsRetryAfterThenSucceeds(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let events = Shared<[WebserviceEvent]>([])
+            let retrying = kind.webservice(middleware: [RetryPolicy(baseDelay: 0.01)], observer: events)
+            let start = ContinuousClock.now
+            let loaded = try await retrying.load(Resource<Attempt>(get: base / "production/retry-after/a?seconds=1"))
+            let elapsed = ContinuousClock.now - start
+            #expect(loaded.attempt == 2)
+            #expect(elapsed >= .milliseconds(900), "Retry-After: 1 was not waited: \(elapsed)")
+            #expect(try await count(base / "production/retry-after/a/count") == 2)
+            #expect(events.value.map(\.kind.summary) == ["sent", "429", "retry 1 in 1 s", "sent", "200"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func retryAfterBeyondMaxRetryAfterFailsAtOnce(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let retrying = kind.webservice(middleware: [RetryPolicy(baseDelay: 0.01, maxRetryAfter: 60)])
+            let start = ContinuousClock.now
+            let error = try await #require(throws: WebserviceError.self) {
+                try await retrying.load(Resource<Attempt>(get: base / "production/retry-after/a?seconds=120"))
+            }
+            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(error.statusCode == 429)
+            #expect(error.attempts == 1)
+            #expect(try await count(base / "production/retry-after/a/count") == 1)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func unavailableServiceIsRetriedUntilItRecovers(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let retrying = kind.webservice(middleware: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
+            let loaded = try await retrying.load(Resource<Attempt>(get: base / "production/unavailable/a?failures=2"))
+            #expect(loaded.attempt == 3)
+            #expect(try await count(base / "production/unavailable/a/count") == 3)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func serviceStillUnavailableAfterMaxAttemptsFailsWithTheLast503(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let retrying = kind.webservice(middleware: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
+            let error = try await #require(throws: WebserviceError.self) {
+                try await retrying.load(Resource<Attempt>(get: base / "production/unavailable/a?failures=5"))
+            }
+            #expect(error.statusCode == 503)
+            #expect(error.attempts == 3)
+            #expect("\(error)".hasSuffix("(3 attempts)"), "\(error)")
+            #expect(try await count(base / "production/unavailable/a/count") == 3)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func postIsRetriedOnlyWhenEveryMethodMayBe(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let post: (String) throws -> Resource<Attempt> = { key in
+                try Resource<Attempt>(url: base / "production/unavailable/\(key)?failures=2", method: .post(Data()))
+            }
+            let idempotentOnly = kind.webservice(middleware: [RetryPolicy(baseDelay: 0.01)])
+            let error = try await #require(throws: WebserviceError.self) { try await idempotentOnly.load(post("a")) }
+            #expect(error.statusCode == 503)
+            #expect(error.attempts == 1)
+            #expect(try await count(base / "production/unavailable/a/count") == 1)
+
+            let everyMethod = kind.webservice(middleware: [RetryPolicy(baseDelay: 0.01, retriesEveryMethod: true)])
+            #expect(try await everyMethod.load(post("b")).attempt == 3)
+            #expect(try await count(base / "production/unavailable/b/count") == 3)
+        }
+    }
+
+    // MARK: - Authentication
+
+    @Test(arguments: TransportKind.allCases)
+    func expiredTokenIsRefreshedOnceForManyConcurrentLoads(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let tokens = TokenProvider(base: base, webservice: kind.webservice())
+            let events = Shared<[WebserviceEvent]>([])
+            let authenticated = kind.webservice(middleware: [tokens.authentication], observer: events)
+            let protected = Resource<Attempt>(get: base / "production/protected/a")
+            #expect(try await concurrently(20) { try await authenticated.load(protected) }.count == 20)
+            #expect(try await count(base / "production/token/a/count") == 1)
+
+            _ = try await kind.webservice().load(
+                Resource<Data>(url: base / "production/token/a/expire", method: .post(Data())))
+            #expect(try await concurrently(20) { try await authenticated.load(protected) }.count == 20)
+            #expect(try await count(base / "production/token/a/count") == 2)
+            #expect(tokens.asked.value == [nil, "Bearer token-a-1"])
+            #expect(events.value.filter { $0.kind.summary == "credential refreshed" }.count == 1)
+        }
+    }
+
+    /// Also shows that a `Bearer` challenge completes on Linux's `URLSession`, which never completes a `Basic` one.
+    @Test(arguments: TransportKind.allCases)
+    func credentialRejectedAgainAfterTheRefreshEndsWithThe401(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let asked = Shared<[String?]>([])
+            let wrong = Authentication(for: [base]) { rejected in
+                asked.update { $0.append(rejected) }
+                return "Bearer wrong"
+            }
+            var protected = Resource<Attempt>(get: base / "production/protected/a")
+            protected.timeout = 30  // only so that a hang fails instead of waiting for the suite's limit
+            let error = try await #require(throws: WebserviceError.self) {
+                try await kind.webservice(middleware: [wrong]).load(protected)
+            }
+            #expect(error.statusCode == 401)
+            #expect(error.response?.value(forHTTPHeaderField: "WWW-Authenticate") == "Bearer")
+            #expect(asked.value == [nil, "Bearer wrong"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func failingTokenProviderIsAnAuthenticationError(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            struct SignedOut: Error {}
+            let failing = Authentication(for: [base]) { _ in throw SignedOut() }
+            let error = try await #require(throws: WebserviceError.self) {
+                try await kind.webservice(middleware: [failing]).load(
+                    Resource<Attempt>(get: base / "production/protected/a"))
+            }
+            guard case .authentication = error else {
+                Issue.record("expected .authentication, got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func credentialIsSentOnlyToItsOwnOrigin(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            try await withServer { other in
+                let tokens = TokenProvider(base: base, webservice: kind.webservice())
+                let authenticated = kind.webservice(middleware: [tokens.authentication])
+                func authorization(at server: URL) async throws -> String? {
+                    try await authenticated.load(Resource<[String: String]>(get: server / "faults/headers"))[
+                        "authorization"]
+                }
+                #expect(try await authorization(at: base) == "Bearer token-a-1")
+                // Another port, and the same server under another host name, are other origins.
+                #expect(try await authorization(at: other) == nil)
+                #expect(try await authorization(at: base.withHost("localhost")) == nil)
+                #expect(tokens.asked.value == [nil])
+            }
+        }
+    }
+
+    // MARK: - Revalidation
+
+    struct Version: Decodable {
+        var version: Int
+    }
+
+    struct Served: Decodable, Equatable {
+        var full: Int
+        var notModified: Int
+    }
+
+    /// `etag` answers with an `ETag` and `no-cache`, `last-modified` with a `Last-Modified` and `max-age=0`; both
+    /// answer a 304 with `max-age=60`.
+    @Test(arguments: TransportKind.allCases, ["etag", "last-modified"])
+    func staleResponseIsRevalidatedAndServedUntilItChanges(kind: TransportKind, route: String) async throws {
+        try await withProductionServer { base in
+            let clock = Shared(Date())
+            let events = Shared<[WebserviceEvent]>([])
+            let cache = ResponseCache(byteLimit: 1_000_000, now: { clock.value })
+            let caching = kind.webservice(middleware: [], cache: cache, observer: events)
+            let resource = Resource<Version>(get: base / "production/\(route)/a")
+            let served = Resource<Served>(get: base / "production/\(route)/a/count")
+            let plain = kind.webservice()
+
+            #expect(try await caching.load(resource).version == 1)
+            #expect(try await plain.load(served) == Served(full: 1, notModified: 0))
+            #expect(try await caching.load(resource).version == 1)  // the stored body, confirmed by a 304
+            #expect(try await plain.load(served) == Served(full: 1, notModified: 1))
+            #expect(try await caching.load(resource).version == 1)  // fresh for the 304's max-age=60
+            #expect(try await plain.load(served) == Served(full: 1, notModified: 1))
+            #expect(events.value.map(\.kind.summary) == ["sent", "200", "sent", "304", "revalidated", "cache hit"])
+
+            _ = try await plain.load(Resource<Data>(url: base / "production/\(route)/a/bump", method: .post(Data())))
+            clock.update { $0 += 61 }
+            #expect(try await caching.load(resource).version == 2)
+            #expect(try await plain.load(served) == Served(full: 2, notModified: 1))
+            clock.update { $0 += 61 }
+            #expect(try await caching.load(resource).version == 2)
+            #expect(try await plain.load(served) == Served(full: 2, notModified: 2))
+        }
+    }
+
+    // MARK: - De-duplication
+
+    @Test(arguments: TransportKind.allCases)
+    func identicalConcurrentLoadsShareOneRequest(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let events = Shared<[WebserviceEvent]>([])
+            let deduplicating = kind.webservice(middleware: [Deduplication()], observer: events)
+            let slow = Resource<Attempt>(get: base / "production/slow/a?milliseconds=300")
+            let attempts = try await concurrently(10) { try await deduplicating.load(slow).attempt }
+            #expect(attempts == Array(repeating: 1, count: 10))
+            #expect(try await count(base / "production/slow/a/count") == 1)
+            #expect(events.value.filter { $0.kind.summary == "sent" }.count == 1)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingOneSharedLoadLeavesTheOthersRunning(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let deduplicating = kind.webservice(middleware: [Deduplication()])
+            let slow = Resource<Attempt>(get: base / "production/slow/a?milliseconds=1000")
+            let loads = (0..<10).map { _ in Task { try await deduplicating.load(slow).attempt } }
+            try await waitUntil { try await count(base / "production/slow/a/count") == 1 }
+            let cancelled = ContinuousClock.now
+            loads[0].cancel()
+            await #expect(throws: CancellationError.self) { try await loads[0].value }
+            #expect(ContinuousClock.now - cancelled < .milliseconds(900), "the cancelled load waited for the others")
+            for load in loads.dropFirst() {
+                #expect(try await load.value == 1)
+            }
+            #expect(try await count(base / "production/slow/a/count") == 1)
+        }
+    }
+}
+
+// MARK: - Helpers
+
+/// Starts an Episodes server with the production and fault routes, runs `body` with its base URL, and stops it, also
+/// when `body` throws.
+private func withProductionServer(_ body: (URL) async throws -> Void) async throws {
+    try await using(
+        EpisodesServer.start(configure: {
+            $0.addProductionRoutes()
+            $0.addFaultRoutes()
+        }),
+        body)
+}
+
+/// The `{"count": n}` a production route's `…/count` answers.
+private func count(_ url: URL) async throws -> Int {
+    struct Count: Decodable { var count: Int }
+    return try await Webservice().load(Resource<Count>(get: url)).count
+}
+
+/// Runs `body` `times` times at once; returns the results in no particular order.
+private func concurrently<T: Sendable>(_ times: Int, _ body: @escaping @Sendable () async throws -> T) async throws
+    -> [T]
+{
+    try await withThrowingTaskGroup(of: T.self) { group in
+        for _ in 0..<times { group.addTask(operation: body) }
+        return try await group.reduce(into: []) { $0.append($1) }
+    }
+}
+
+/// Checks `condition` every 10 ms until it holds; throws if it doesn't within 5 s.
+private func waitUntil(_ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw ConditionNeverHeld() }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+private struct ConditionNeverHeld: Error {}
+
+/// A value that tasks share, behind a lock. (`Mutex` needs macOS 15; the package supports macOS 14.)
+private final class Shared<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
+
+/// An app's token provider: fetches a bearer token from the server's token route (valid a minute), and records the
+/// rejected credential it was asked to replace each time.
+private struct TokenProvider: Sendable {
+    let base: URL
+    let webservice: Webservice
+    let asked = Shared<[String?]>([])
+
+    /// The middleware that sends this provider's tokens to `base`'s origin.
+    var authentication: Authentication {
+        Authentication(for: [base]) { rejected in
+            asked.update { $0.append(rejected) }
+            let issue = try Resource<[String: String]>(
+                url: base / "production/token/a?lifetime=60", method: .post(Data()))
+            return "Bearer " + (try await webservice.load(issue)["token"] ?? "")
+        }
+    }
+}
+
+extension TransportKind {
+    /// A web service with this transport, `middleware`, `cache`, and an observer that appends to `events`.
+    fileprivate func webservice(
+        middleware: [any Middleware], cache: ResponseCache? = nil, observer events: Shared<[WebserviceEvent]>? = nil
+    ) -> Webservice {
+        var configured = webservice(cache: cache)
+        configured.middleware = middleware
+        if let events {
+            configured.observer = { event in events.update { $0.append(event) } }
+        }
+        return configured
+    }
+}
+
+extension WebserviceEvent.Kind {
+    /// The event in a few words, to compare sequences of events: `sent`, the status received, `retry 1 in 1 s`.
+    fileprivate var summary: String {
+        switch self {
+        case .sent: "sent"
+        case .received(let statusCode, _, _): statusCode.map(String.init) ?? "not HTTP"
+        case .failed: "failed"
+        case .retryScheduled(let attempt, let delay): "retry \(attempt) in \(delay.components.seconds) s"
+        case .credentialRefreshed: "credential refreshed"
+        case .cacheHit: "cache hit"
+        case .revalidated: "revalidated"
+        }
+    }
+}
+
+extension URL {
+    /// This URL with `host` in place of its host.
+    fileprivate func withHost(_ host: String) throws -> URL {
+        var components = try #require(URLComponents(url: self, resolvingAgainstBaseURL: false))
+        components.host = host
+        return try #require(components.url)
+    }
+}
