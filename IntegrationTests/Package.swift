@@ -12,6 +12,8 @@ let package = Package(
         .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The demo logs ResourceKit's events through swift-log, which Hummingbird already brings.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -29,7 +31,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "demo",
-            dependencies: ["EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit")],
+            dependencies: [
+                "EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         .testTarget(

@@ -16,13 +16,18 @@ import Foundation
 public struct Webservice: Sendable {
     /// The transport that sends requests.
     public var transport: any Transport {
-        didSet { (headTransport, addedHeaders) = Self.fastPaths(for: transport) }
+        didSet {
+            (headTransport, addedHeaders) = Self.fastPaths(for: transport)
+            chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil)
+        }
     }
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
     public var cache: ResponseCache?
     /// The steps every request passes through on its way to the transport, the first one outermost; see
     /// <doc:MiddlewareChain>.
-    public var middleware: [any Middleware]
+    public var middleware: [any Middleware] {
+        didSet { chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil) }
+    }
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.
     public var observer: (@Sendable (WebserviceEvent) -> Void)?
@@ -32,6 +37,8 @@ public struct Webservice: Sendable {
     private var headTransport: (any HeadTransport)?
     /// The header fields ``transport`` adds to requests that don't set them.
     private var addedHeaders: [String: String]
+    /// The ``middleware`` in front of the transport, for a resource without a body limit: built once, not per load.
+    private var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead)
 
     /// Creates a web service that sends requests with `transport`.
     ///
@@ -54,6 +61,7 @@ public struct Webservice: Sendable {
         self.middleware = middleware
         self.observer = observer
         (headTransport, addedHeaders) = Self.fastPaths(for: transport)
+        chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil)
     }
 
     /// What ``load(_:)`` needs to know of `transport`, found once rather than with a dynamic cast per load.
@@ -165,14 +173,14 @@ public struct Webservice: Sendable {
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
         let (transport, headTransport, limiter) = (self.transport, self.headTransport, self.limiter)
-        guard limiter != nil || timeout != nil || !middleware.isEmpty || WebserviceEvent.observer != nil else {
+        guard limiter != nil || timeout != nil || !middleware.isEmpty || observer != nil else {
             return try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
         }
-        var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead) = { request in
-            try await Self.observedTransfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
-        }
-        for layer in middleware.reversed() {
-            chain = { [chain] request in try await layer.intercept(request, next: chain) }
+        let chain =
+            maxBodySize == nil
+            ? self.chain : Self.chain(middleware, to: transport, headTransport, maxBodySize: maxBodySize)
+        guard limiter != nil || timeout != nil else {
+            return try await chain(request)
         }
         try await limiter?.enter()
         // From here on, `exchange` must run exactly once: it gives the place back.
@@ -213,6 +221,27 @@ public struct Webservice: Sendable {
         }
     }
 
+    /// `middleware` in front of `transport`: the function that sends a request through them.
+    private static func chain(
+        _ middleware: [any Middleware],
+        to transport: any Transport,
+        _ headTransport: (any HeadTransport)?,
+        maxBodySize: Int?
+    ) -> @Sendable (URLRequest) async throws -> (Data, ResponseHead) {
+        var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead) = { request in
+            try await observedTransfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+        }
+        for layer in middleware.reversed() {
+            chain = { [chain] request in try await layer.intercept(request, next: chain) }
+        }
+        guard let maxBodySize, !middleware.isEmpty else { return chain }
+        return { [chain] request in try await $bodyLimit.withValue(maxBodySize) { try await chain(request) } }
+    }
+
+    /// The body limit of the load whose chain is running, for middleware such as ``Deduplication`` that must not
+    /// share a response between loads with different limits.
+    @TaskLocal static var bodyLimit: Int?
+
     /// ``transfer(_:through:_:maxBodySize:)`` at the end of the middleware chain: reports what happened to the
     /// observer, and throws errors as ``load(_:)`` does, so middleware sees the same errors as its caller.
     private static func observedTransfer(
@@ -221,18 +250,26 @@ public struct Webservice: Sendable {
         _ headTransport: (any HeadTransport)?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        WebserviceEvent.report(.sent, for: request)
+        guard let observer = WebserviceEvent.observer else {
+            do {
+                return try await transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+            } catch {
+                throw reported(error, of: request)
+            }
+        }
+        observer(WebserviceEvent(.sent, request: request))
         let start = ContinuousClock.now
         do {
             let (data, head) = try await transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
             let duration = ContinuousClock.now - start
-            WebserviceEvent.report(
-                .received(statusCode: head.statusCode, bytes: data.count, duration: duration), for: request)
+            observer(
+                WebserviceEvent(
+                    .received(statusCode: head.statusCode, bytes: data.count, duration: duration), request: request))
             return (data, head)
         } catch {
             let reported = reported(error, of: request)
             if !(reported is CancellationError) {
-                WebserviceEvent.report(.failed(reported, duration: ContinuousClock.now - start), for: request)
+                observer(WebserviceEvent(.failed(reported, duration: ContinuousClock.now - start), request: request))
             }
             throw reported
         }

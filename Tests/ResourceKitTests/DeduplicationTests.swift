@@ -46,14 +46,18 @@ import Testing
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func requestsThatDifferInAHeaderFieldOrMethodAreSentApart() async throws {
+    @Test func requestsThatDifferInAHeaderFieldMethodOrBodyLimitAreSentApart() async throws {
         let stalling = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
         let webservice = Webservice(transport: stalling, middleware: [Deduplication()])
         var other = Resource<Data>(url: baseURL)
         other.headers["Authorization"] = "Bearer someone-else"
-        let resources = [Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data()))]
+        var limited = Resource<Data>(url: baseURL)
+        limited.maxBodySize = 5
+        let resources = [
+            Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data())), limited,
+        ]
         let tasks = resources.map { resource in Task { try await webservice.load(resource) } }
-        try await eventually("three requests reached the transport") { await stalling.log.requests.count == 3 }
+        try await eventually("four requests reached the transport") { await stalling.log.requests.count == 4 }
         for task in tasks { task.cancel() }
     }
 

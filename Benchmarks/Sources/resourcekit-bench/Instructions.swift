@@ -17,9 +17,13 @@ enum Instructions {
         Pair(
             client: "in-memory", libraryName: "Webservice(transport: in-memory).load",
             rawName: "JSONDecoder.decode alone"),
+        Pair(
+            client: "middleware", libraryName: "in-memory load, \(MiddlewareShape.count) no-op middleware",
+            rawName: "in-memory load, no middleware"),
     ]
 
-    static let usage = "usage: resourcekit-bench instructions urlsession|ahc|in-memory library|raw LOADS BASE_URL"
+    static let usage =
+        "usage: resourcekit-bench instructions urlsession|ahc|in-memory|middleware library|raw LOADS BASE_URL"
 
     static func run(options: Options, report: Report) async throws {
         guard let valgrind = Subprocess.find("valgrind"), let objcopy = Subprocess.find("objcopy") else {
@@ -87,11 +91,14 @@ enum Instructions {
         }
         let options = try Options(arguments: [arguments[3]])
         let library = arguments[1] == "library"
-        if arguments[0] == "in-memory" {
+        if ["in-memory", "middleware"].contains(arguments[0]) {
             let small = try await download(.small, options: options)
-            let variants = try OverheadShape.variants(small: small, options: options)
+            let variants: (library: @Sendable () async throws -> Void, raw: @Sendable () async throws -> Void) =
+                arguments[0] == "middleware"
+                ? try MiddlewareShape.variants(small: small, options: options)
+                : try OverheadShape.variants(small: small, options: options)
             for _ in 0..<(10 + loads) {
-                if library { try await variants.library() } else { try variants.raw() }
+                if library { try await variants.library() } else { try await variants.raw() }
             }
             return
         }

@@ -40,8 +40,9 @@ struct Runner {
                 data = try await download(.big, options: options)
             }
             try await ParseShape.run(data: data, options: options, report: report)
-            try await OverheadShape.run(
-                small: try await download(.small, options: options), options: options, report: report)
+            let small = try await download(.small, options: options)
+            try await OverheadShape.run(small: small, options: options, report: report)
+            try await MiddlewareShape.run(small: small, options: options, report: report)
         }
         if options.sections.contains(.ahc) {
             try await ClientPair.with("ahc", options: options) { pair in

@@ -31,7 +31,20 @@ struct Tour {
         )
         await showAccount()
         await delete(renamed ?? created)
+        await recoverFromOutage()
         return true
+    }
+
+    /// Loads from a route that answers 503 twice: the web service's ``RetryPolicy`` makes the load succeed anyway.
+    private mutating func recoverFromOutage() async {
+        struct Attempt: Decodable { var attempt: Int }
+        let flaky = Resource<Attempt>(
+            get: baseURL.appendingPathComponent("production/unavailable/demo-\(UUID().uuidString.prefix(4))"))
+        _ = await transcript.step(label(flaky, "503 twice")) { [webservice] in
+            let answer = try await webservice.load(flaky)
+            guard answer.attempt == 3 else { throw StepFailure("expected the third attempt, got \(answer.attempt)") }
+            return ((), "answered on attempt 3, after two retries")
+        }
     }
 
     private mutating func listEpisodes() async -> [Episode]? {

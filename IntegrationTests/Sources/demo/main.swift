@@ -1,5 +1,6 @@
 import EpisodesService
 import Foundation
+import Logging
 import ResourceKit
 
 #if canImport(FoundationNetworking)
@@ -34,7 +35,7 @@ func runDemo(arguments: [String]) async -> Int32 {
         return 0
     case .embedded:
         do {
-            let running = try await EpisodesServer.start()
+            let running = try await EpisodesServer.start(configure: { $0.addProductionRoutes() })
             (server, baseURL) = (running, running.baseURL)
         } catch {
             printError("could not start the embedded Episodes server: \(error)")
@@ -69,7 +70,7 @@ func runDemo(arguments: [String]) async -> Int32 {
 /// Runs the embedded server until the process is interrupted, for exploring the API with curl or a second demo.
 func serve(port: Int) async -> Int32 {
     do {
-        let server = try await EpisodesServer.start(port: port)
+        let server = try await EpisodesServer.start(port: port, configure: { $0.addProductionRoutes() })
         print("Episodes service at \(server.baseURL.absoluteString); press Ctrl-C to stop.")
         while true {
             try await Task.sleep(for: .seconds(3600))
@@ -80,18 +81,39 @@ func serve(port: Int) async -> Int32 {
     }
 }
 
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+    return handler
+}
 exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
 
 /// The demo's web service: ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a
-/// silent host fails fast, or `AsyncHTTPClientTransport` with its own.
+/// silent host fails fast, or `AsyncHTTPClientTransport` with its own; it retries what a later attempt can cure, and
+/// logs what it does through swift-log.
 private func makeWebservice(_ transport: DemoTransport) -> Webservice {
+    let logger = Logger(label: "resourcekit.demo")
+    let middleware = [RetryPolicy(baseDelay: 0.05)]
     switch transport {
     case .urlSession:
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
-        return Webservice(transport: URLSessionTransport(configuration: configuration))
+        return Webservice(
+            transport: URLSessionTransport(configuration: configuration), middleware: middleware,
+            observer: { log($0, to: logger) })
     case .asyncHTTPClient:
         print("(transport: AsyncHTTPClient)")
-        return Webservice(transport: AsyncHTTPClientTransport())
+        return Webservice(
+            transport: AsyncHTTPClientTransport(), middleware: middleware, observer: { log($0, to: logger) })
+    }
+}
+
+/// The bridge from ResourceKit's events to swift-log, as an app writes it once: retries and failures as warnings,
+/// each request and response at debug level (`LOG_LEVEL=debug swift run … demo` shows them).
+private func log(_ event: WebserviceEvent, to logger: Logger) {
+    switch event.kind {
+    case .failed, .retryScheduled: logger.warning("\(event)")
+    case .credentialRefreshed, .revalidated: logger.info("\(event)")
+    case .sent, .received, .cacheHit: logger.debug("\(event)")
     }
 }

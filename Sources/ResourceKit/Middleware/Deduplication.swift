@@ -7,9 +7,10 @@ import Synchronization
 
 /// Lets identical `GET` requests in flight at the same time share one exchange with the server: a ``Middleware``.
 ///
-/// Requests are identical when their URLs and all their header fields (credentials included) are. Every caller gets
-/// the shared result or error. A caller that is cancelled stops waiting at once; the shared request is cancelled only
-/// when every caller waiting for it is. See <doc:DeduplicatingRequests>.
+/// Requests are identical when their URLs, all their header fields (credentials included) and their resources' body
+/// limits are; put it after ``Authentication``, so that the credential is among the fields compared. Every caller
+/// gets the shared result or error. A caller that is cancelled stops waiting at once; the shared request is cancelled
+/// only when every caller waiting for it is. See <doc:DeduplicatingRequests>.
 ///
 /// ```swift
 /// let webservice = Webservice(middleware: [Deduplication()])
@@ -41,14 +42,16 @@ public struct Deduplication: Middleware {
         }
     }
 
-    /// A request as it is compared: its URL and its header fields, names in lowercase.
+    /// A request as it is compared: its URL, its header fields (names in lowercase) and its load's body limit.
     private struct Key: Hashable {
         var url: URL
         var headers: [String: String]
+        var bodyLimit: Int?
 
         init?(_ request: URLRequest) {
             guard let url = request.url else { return nil }
             self.url = url
+            bodyLimit = Webservice.bodyLimit
             headers = Dictionary(
                 (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         }
