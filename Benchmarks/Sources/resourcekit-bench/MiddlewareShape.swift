@@ -5,9 +5,11 @@ import ResourceKit
     import FoundationNetworking
 #endif
 
-/// What a chain of middleware that does nothing costs a load: `Webservice.load` with four no-op middleware against
-/// the same load with none, both through the in-memory transport, where the library's own work is the largest share
-/// of a load it can be. Any real transport's work makes the share smaller.
+/// What a chain of middleware that does nothing costs a load.
+///
+/// `Webservice.load` with four no-op middleware against the same load with none, both through the in-memory
+/// transport, where the library's own work is the largest share of a load it can be; any real transport's work makes
+/// the share smaller.
 enum MiddlewareShape {
     static let target = Target.atLeast(0.99)
     static let count = 4
