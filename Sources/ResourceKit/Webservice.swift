@@ -77,7 +77,7 @@ public struct Webservice: Sendable {
     /// Loads a resource: sends its request, validates the response and parses the body, off the caller's actor.
     ///
     /// It throws `CancellationError` when the calling task is cancelled, and otherwise a ``WebserviceError``; the order
-    /// of cache, limit, timeout and transport is in <doc:LoadingResources>.
+    /// of cache, limit, timeout, middleware and transport is in <doc:MiddlewareChain#Where-the-chain-sits>.
     ///
     /// ```swift
     /// let episodes = try await webservice.load(Episode.all)
@@ -111,7 +111,7 @@ public struct Webservice: Sendable {
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
         var sent = request
-        var revalidating = false
+        var stale: ResponseCache.StoredResponse?
         if let cache {
             switch await cache.lookup(request) {
             case .fresh(let stored):
@@ -119,9 +119,9 @@ public struct Webservice: Sendable {
                     WebserviceEvent.report(.cacheHit, for: request)
                     return (stored.body, ResponseHead(response))
                 }
-            case .stale(let validators):
+            case .stale(let response, let validators):
                 for (name, value) in validators { sent.setValue(value, forHTTPHeaderField: name) }
-                revalidating = true
+                stale = response
             case .miss: break
             }
         }
@@ -132,9 +132,10 @@ public struct Webservice: Sendable {
             throw Self.reported(error, of: sent)
         }
         guard let cache else { return (data, head) }
-        if revalidating, head.statusCode == 304,
-            let stored = await cache.revalidate(request, with: head.response()), let response = stored.httpResponse
-        {
+        // The response the 304 confirms: as the cache updated it, or as it was if the cache dropped it meanwhile.
+        if let stale, head.statusCode == 304 {
+            let stored = await cache.revalidate(request, with: head.response()) ?? stale
+            guard let response = stored.httpResponse else { throw WebserviceError.nonHTTPResponse(body: stored.body) }
             WebserviceEvent.report(.revalidated, for: request)
             return (stored.body, ResponseHead(response))
         }
@@ -198,13 +199,12 @@ public struct Webservice: Sendable {
             return try await exchange().get()
         }
         let (outcomes, outcome) = AsyncStream.makeStream(of: Result<(Data, ResponseHead), any Error>.self)
-        let sending = Task {
-            outcome.yield(await exchange())
+        let wait = Uptime.nanoseconds(timeout)
+        let sending = Task { [end = Uptime.now() + wait] in
+            outcome.yield(await Self.$deadline.withValue(end) { await exchange() })
         }
         let deadline = Task {
-            // NaN waits no time at all; the cap keeps the conversion to nanoseconds from overflowing.
-            let seconds = timeout.isNaN ? 0 : min(max(timeout, 0), 1_000_000_000)
-            guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) != nil else { return }
+            guard (try? await Task.sleep(nanoseconds: wait)) != nil else { return }
             let reason = "The resource's timeout of \(timeout) s passed before the response arrived."
             outcome.yield(.failure(URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: reason])))
         }
@@ -234,9 +234,17 @@ public struct Webservice: Sendable {
         for layer in middleware.reversed() {
             chain = { [chain] request in try await layer.intercept(request, next: chain) }
         }
-        guard let maxBodySize, !middleware.isEmpty else { return chain }
-        return { [chain] request in try await $bodyLimit.withValue(maxBodySize) { try await chain(request) } }
+        guard !middleware.isEmpty else { return chain }
+        return { [chain] request in
+            // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer limit.
+            guard maxBodySize != nil || bodyLimit != nil else { return try await chain(request) }
+            return try await $bodyLimit.withValue(maxBodySize) { try await chain(request) }
+        }
     }
+
+    /// When the timeout of the load whose chain is running passes, a reading of ``Uptime``, for middleware such as
+    /// ``RetryPolicy`` that must not start a wait the load can't finish.
+    @TaskLocal static var deadline: UInt64?
 
     /// The body limit of the load whose chain is running, for middleware such as ``Deduplication`` that must not
     /// share a response between loads with different limits.
@@ -258,10 +266,10 @@ public struct Webservice: Sendable {
             }
         }
         observer(WebserviceEvent(.sent, request: request))
-        let start = ContinuousClock.now
+        let start = Uptime.now()
         do {
             let (data, head) = try await transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
-            let duration = ContinuousClock.now - start
+            let duration = Uptime.seconds(since: start)
             observer(
                 WebserviceEvent(
                     .received(statusCode: head.statusCode, bytes: data.count, duration: duration), request: request))
@@ -269,7 +277,7 @@ public struct Webservice: Sendable {
         } catch {
             let reported = reported(error, of: request)
             if !(reported is CancellationError) {
-                observer(WebserviceEvent(.failed(reported, duration: ContinuousClock.now - start), request: request))
+                observer(WebserviceEvent(.failed(reported, duration: Uptime.seconds(since: start)), request: request))
             }
             throw reported
         }

@@ -151,7 +151,46 @@ import Testing
         let error = try await #require(throws: WebserviceError.self) {
             try await Webservice(transport: transport, middleware: [authentication]).load(thing())
         }
-        _ = try requireCase(\.encoding, of: error)
+        #expect(error.underlyingError is WebserviceError)
+        guard case .authentication = error else { throw UnexpectedCase() }
+        #expect(!error.description.contains("X-Injected"))
         #expect(await transport.log.requests.isEmpty)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(.timeLimit(.minutes(1)))
+    func aLoadCancelledWhileTheProviderIsSlowEndsAtOnce() async throws {
+        let transport = Self.server(accepting: "Bearer t1")
+        let authentication = Authentication(for: [baseURL]) { _ in
+            try? await Task.sleep(for: .seconds(3600))  // a provider that ignores cancellation, such as a login screen
+            return "Bearer t1"
+        }
+        let load = Task { try await Webservice(transport: transport, middleware: [authentication]).load(thing()) }
+        try await Task.sleep(for: .milliseconds(20))
+        load.cancel()
+        await #expect(throws: CancellationError.self) { try await load.value }
+        #expect(await transport.log.requests.isEmpty)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(.timeLimit(.minutes(1)))
+    func aProviderThatLoadsItsTokenThroughTheSameMiddlewareDoesNotWaitForItself() async throws {
+        let transport = StubTransport { request in
+            let accepted =
+                request.url?.lastPathComponent == "token"
+                || request.value(forHTTPHeaderField: "Authorization") == "Bearer from-the-token-endpoint"
+            return (Data("ok".utf8), try httpResponse(accepted ? 200 : 401, url: request.url ?? baseURL, headers: [:]))
+        }
+        let tokenService = Mutex<Webservice?>(nil)
+        let authentication = Authentication(for: [baseURL]) { _ in
+            let webservice = try #require(tokenService.withLock { $0 })
+            _ = try await webservice.load(thing(at: "token"))
+            return "Bearer from-the-token-endpoint"
+        }
+        let webservice = Webservice(transport: transport, middleware: [authentication])
+        tokenService.withLock { $0 = webservice }
+        #expect(try await webservice.load(thing()) == "ok")
+        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
+        #expect(sent == [nil, "Bearer from-the-token-endpoint"])
     }
 }

@@ -50,10 +50,21 @@ import Testing
         #expect(description.contains("-H 'Authorization: REDACTED'"))
     }
 
-    @Test func binaryBodyIsDescribedNotShown() throws {
+    @Test(arguments: [Data([0xFF, 0xFE, 0x00, 0x01]), Data("ok\u{1B}]0;pwned\u{07}".utf8)])
+    func aBodyThatIsNotPlainTextIsDescribedNotShown(body: Data) throws {
         var request = URLRequest(url: baseURL)
         request.httpMethod = "POST"
-        request.httpBody = Data([0xFF, 0xFE, 0x00, 0x01])
-        #expect(request.cURLDescription.hasSuffix("--data-binary @body  # 4 bytes that are not UTF-8 text, not shown"))
+        request.httpBody = body
+        #expect(
+            request.cURLDescription.hasSuffix(
+                "--data-binary @body  # \(body.count) bytes that are not plain UTF-8 text, not shown"))
+    }
+
+    @Test func everyFieldOfAFormBodyIsChecked() throws {
+        var request = URLRequest(url: baseURL)
+        request.httpMethod = "POST"
+        request.httpBody = Data("client_secret=S3CR3TVALUE&grant_type=refresh&password=hunter22".utf8)
+        let description = request.cURLDescription
+        #expect(description.hasSuffix("--data-binary 'client_secret=REDACTED&grant_type=refresh&password=REDACTED'"))
     }
 }

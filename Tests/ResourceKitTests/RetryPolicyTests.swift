@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ResourceKit
@@ -193,9 +194,36 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func theResourceTimeoutBoundsTheWholeLoadIncludingRetries() async throws {
         var resource = thing()
-        resource.timeout = 0.05
-        let webservice = Self.webservice(.scripted(.status(503)), clock: VirtualClock(parks: true))
+        resource.timeout = 0.2
+        let answered = Mutex(false)
+        let stalling = StubTransport { request in
+            // A 503 at once, then a server that never answers.
+            let first = answered.withLock { answered in
+                defer { answered = true }
+                return !answered
+            }
+            if first {
+                return (Data(), try httpResponse(503, url: request.url ?? baseURL, headers: [:]))
+            }
+            return try await StubTransport.stalling.respond(request)
+        }
+        let policy = RetryPolicy(baseDelay: 0.001)
+        let webservice = Self.webservice(stalling, clock: VirtualClock(), policy: policy)
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
+        #expect(await stalling.log.requests.count == 2)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aWaitPastTheResourceTimeoutEndsTheLoadWithTheLastAnswer() async throws {
+        var resource = thing()
+        resource.timeout = 5
+        let clock = VirtualClock()
+        let transport = StubTransport.scripted(.status(429, headers: ["Retry-After": "30"]), .status(200))
+        let webservice = Self.webservice(transport, clock: clock)
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 429)
+        #expect(clock.sleeps.isEmpty)
+        #expect(await transport.log.requests.count == 1)
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 
 /// An in-memory cache of `GET` responses that a ``Webservice`` serves, without the network, while they are fresh.
 ///
-/// The server decides what may be kept, with `Cache-Control: max-age`; responses are keyed by URL and request header
-/// fields, so one user's response is never served to another. The rules are in <doc:Caching>.
+/// The server decides what may be kept, with `Cache-Control` and validators; responses are keyed by URL and the
+/// request's header fields, so requests with different credentials don't share one. The rules, and what a middleware's
+/// credential means for them, are in <doc:Caching>.
 ///
 /// ```swift
 /// let webservice = Webservice(cache: ResponseCache(byteLimit: 5_000_000))
@@ -42,8 +43,8 @@ public actor ResponseCache {
     enum Lookup: Sendable {
         /// A fresh response, which answers without the network.
         case fresh(StoredResponse)
-        /// A stale response with validators: the header fields that ask the server whether it is still current.
-        case stale(validators: [String: String])
+        /// A stale response, and its validators: the header fields that ask the server whether it is still current.
+        case stale(StoredResponse, validators: [String: String])
         /// Nothing usable.
         case miss
     }
@@ -59,7 +60,7 @@ public actor ResponseCache {
         guard now() < entry.expiry else {
             let validators = entry.response.validators
             if validators.isEmpty { remove(key) }
-            return validators.isEmpty ? .miss : .stale(validators: validators)
+            return validators.isEmpty ? .miss : .stale(entry.response, validators: validators)
         }
         entries.use(key)
         return .fresh(entry.response)
@@ -219,14 +220,19 @@ extension ResponseCache {
 }
 
 extension URLRequest {
-    /// Whether a fresh cached response may answer this request: not when it asks for `no-cache` or `no-store`.
+    /// Whether a fresh cached response may answer this request: not when it asks for `no-cache` or `no-store`, nor
+    /// when it is conditional, as its sender wants the server's own answer to its validators.
     fileprivate var readsCache: Bool {
         let control = CacheControl(value(forHTTPHeaderField: "Cache-Control"))
-        return !control.noCache && !control.noStore
+        return !control.noCache && !control.noStore && !isConditional
     }
 
-    /// Whether this request's response may be stored: not when it asks for `no-store`.
+    /// Whether this request's response may be stored: not when it asks for `no-store` or is conditional.
     fileprivate var fillsCache: Bool {
-        !CacheControl(value(forHTTPHeaderField: "Cache-Control")).noStore
+        !CacheControl(value(forHTTPHeaderField: "Cache-Control")).noStore && !isConditional
+    }
+
+    private var isConditional: Bool {
+        value(forHTTPHeaderField: "If-None-Match") != nil || value(forHTTPHeaderField: "If-Modified-Since") != nil
     }
 }

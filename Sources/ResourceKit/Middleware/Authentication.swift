@@ -44,8 +44,25 @@ public struct Authentication: Middleware {
         origins = Set(urls.map(Origin.init))
         self.headerField = headerField
         rejectionStatusCodes = statusCodes
-        store = CredentialStore(fetch: credential)
+        let fetching = Fetching()
+        self.fetching = fetching
+        store = CredentialStore { rejected in
+            // A provider that loads its token through this very middleware must not wait for itself.
+            let value = try await Self.$fetchingFor.withValue(ObjectIdentifier(fetching)) {
+                try await credential(rejected)
+            }
+            // Checked before it is kept: a value with a line break would fail every load until the process ends.
+            try validateHeaderField(name: headerField, value: value)
+            return value
+        }
     }
+
+    /// The identity of this middleware and its copies, for ``fetchingFor``.
+    private final class Fetching: Sendable {}
+    private let fetching: Fetching
+
+    /// The middleware whose provider is running in this task, if any.
+    @TaskLocal private static var fetchingFor: ObjectIdentifier?
 
     /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the
     /// field itself; after a rejection, sends it once more with a refreshed credential.
@@ -54,32 +71,33 @@ public struct Authentication: Middleware {
         next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
     ) async throws -> (Data, ResponseHead) {
         guard let url = request.url, origins.contains(Origin(url)),
-            request.value(forHTTPHeaderField: headerField) == nil
+            request.value(forHTTPHeaderField: headerField) == nil, Self.fetchingFor != ObjectIdentifier(fetching)
         else { return try await next(request) }
-        let issued = try await authenticated { try await store.credential() }
-        let response = try await next(try request.adding(issued.credential, as: headerField))
+        let issued = try await authenticated(removing: []) { try await store.credential() }
+        let response = try await next(request.adding(issued.credential, as: headerField))
         guard let statusCode = response.1.statusCode, rejectionStatusCodes.contains(statusCode) else { return response }
-        let (refreshed, started) = try await authenticated { try await store.refresh(after: issued.generation) }
+        let (refreshed, started) = try await authenticated(removing: [issued.credential]) {
+            try await store.refresh(after: issued.generation)
+        }
         if started { WebserviceEvent.report(.credentialRefreshed, for: request) }
-        return try await next(try request.adding(refreshed.credential, as: headerField))
+        return try await next(request.adding(refreshed.credential, as: headerField))
     }
 
-    /// The result of `body`, a provider's error becoming ``WebserviceError/authentication(_:)``.
-    private func authenticated<T>(_ body: () async throws -> T) async throws -> T {
+    /// The result of `body`, a provider's error becoming ``WebserviceError/authentication(_:)`` without `secrets`.
+    private func authenticated<T>(removing secrets: [String], _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch is CancellationError {
-            throw CancellationError()
+        } catch let error where error is CancellationError && Task.isCancelled {
+            throw error
         } catch {
-            throw WebserviceError.authentication(Redaction.sanitized(error, removing: []))
+            throw WebserviceError.authentication(Redaction.sanitized(error, removing: secrets))
         }
     }
 }
 
 extension URLRequest {
-    /// This request with `credential` in the header field `name`, which must be valid HTTP.
-    fileprivate func adding(_ credential: String, as name: String) throws(WebserviceError) -> URLRequest {
-        try validateHeaderField(name: name, value: credential)
+    /// This request with `credential`, already checked to be valid HTTP, in the header field `name`.
+    fileprivate func adding(_ credential: String, as name: String) -> URLRequest {
         var request = self
         request.setValue(credential, forHTTPHeaderField: name)
         return request

@@ -44,7 +44,7 @@ actor CredentialStore<Credential: Sendable> {
     }
 
     private func issue(replacing rejected: Credential?) async throws -> (issued: Issued, started: Bool) {
-        if let inFlight { return (try await inFlight.value, false) }
+        if let inFlight { return (try await Self.value(of: inFlight), false) }
         let next = (current?.generation ?? 0) + 1
         let fetch = self.fetch
         // The task updates the store itself before it ends, so a waiter that resumes first and is rejected at once
@@ -64,6 +64,24 @@ actor CredentialStore<Credential: Sendable> {
             }
         }
         inFlight = task
-        return (try await task.value, true)
+        return (try await Self.value(of: task), true)
+    }
+
+    /// The value of `task`, or `CancellationError` as soon as the caller is cancelled: the fetch goes on for the
+    /// others, but a load whose user went away doesn't wait for a slow provider.
+    private static func value(of task: Task<Issued, any Error>) async throws -> Issued {
+        let (results, result) = AsyncStream.makeStream(of: Result<Issued, any Error>.self)
+        let relay = Task {
+            result.yield(await task.result)
+            result.finish()
+        }
+        return try await withTaskCancellationHandler {
+            var first = results.makeAsyncIterator()
+            guard let outcome = await first.next() else { throw CancellationError() }
+            return try outcome.get()
+        } onCancel: {
+            result.finish()
+            relay.cancel()
+        }
     }
 }

@@ -28,7 +28,9 @@ public struct RetryPolicy: Middleware {
     public var retriesEveryMethod: Bool
 
     /// Waits between attempts; a virtual clock in tests.
-    var sleep: @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    var sleep: @Sendable (TimeInterval) async throws -> Void = {
+        try await Task.sleep(nanoseconds: Uptime.nanoseconds($0))
+    }
     /// The current date, for a `Retry-After` that is a date.
     var now: @Sendable () -> Date = { Date() }
     /// A number in `0..<1` that picks the jitter.
@@ -73,9 +75,11 @@ public struct RetryPolicy: Middleware {
                 outcome = .failure(error.counting(attempts: attempt))
             }
             let method = request.httpMethod ?? "GET"
-            guard let delay = delay(after: failure, attempt: attempt, method: method, now: now(), random: random())
+            // A wait the resource's timeout would cut short ends the load now, with the answer it has.
+            guard let delay = delay(after: failure, attempt: attempt, method: method, now: now(), random: random()),
+                Webservice.deadline.map({ Uptime.now() + Uptime.nanoseconds(delay) < $0 }) ?? true
             else { return try outcome.get() }
-            WebserviceEvent.report(.retryScheduled(attempt: attempt, delay: .seconds(delay)), for: request)
+            WebserviceEvent.report(.retryScheduled(attempt: attempt, delay: delay), for: request)
             try await sleep(delay)
             attempt += 1
         }

@@ -25,10 +25,17 @@ extension URLRequest {
             lines.append("-H " + Self.shellQuoted("\(name): \(shown)"))
         }
         if let body = httpBody, !body.isEmpty {
-            if let text = String(data: body, encoding: .utf8) {
-                lines.append("--data-binary " + Self.shellQuoted(Redaction.scrub(text, removing: secrets)))
+            // Text only, without control characters that could rewrite a terminal or a log viewer.
+            if let text = String(data: body, encoding: .utf8),
+                !text.unicodeScalars.contains(where: {
+                    $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+                })
+            {
+                // A leading `&` makes a form body's first field a parameter that the redaction checks as well.
+                let scrubbed = Redaction.scrub("&" + text, removing: secrets).dropFirst()
+                lines.append("--data-binary " + Self.shellQuoted(String(scrubbed)))
             } else {
-                lines.append("--data-binary @body  # \(body.count) bytes that are not UTF-8 text, not shown")
+                lines.append("--data-binary @body  # \(body.count) bytes that are not plain UTF-8 text, not shown")
             }
         }
         return lines.joined(separator: " \\\n  ")

@@ -16,13 +16,13 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// The request was handed to the transport; each attempt sends it again.
         case sent
-        /// A response arrived: its status code (`nil` when it is not HTTP), its body's size and the time since it was
-        /// sent.
-        case received(statusCode: Int?, bytes: Int, duration: Duration)
+        /// A response arrived: its status code (`nil` when it is not HTTP), its body's size and the seconds since it
+        /// was sent.
+        case received(statusCode: Int?, bytes: Int, duration: TimeInterval)
         /// The transport failed before a response arrived, with the error ``Webservice/load(_:)`` would throw.
-        case failed(any Error, duration: Duration)
-        /// ``RetryPolicy`` will send the request again after `delay`; `attempt` attempts were made so far.
-        case retryScheduled(attempt: Int, delay: Duration)
+        case failed(any Error, duration: TimeInterval)
+        /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
+        case retryScheduled(attempt: Int, delay: TimeInterval)
         /// ``Authentication`` replaced a rejected credential; this request made it do so.
         case credentialRefreshed
         /// The ``ResponseCache`` answered with a fresh response; nothing was sent.
@@ -68,9 +68,8 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         return Redaction.scrub("\(method) \(url?.absoluteString ?? "(no URL)"): \(what)")
     }
 
-    private static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+    private static func milliseconds(_ seconds: TimeInterval) -> String {
+        "\(Int((seconds * 1000).rounded())) ms"
     }
 
     /// The observer of the load in progress, which ``Webservice/load(_:)`` binds when it has one.
