@@ -345,7 +345,7 @@ extension WebserviceEvent.Kind {
         case .sent: "sent"
         case .received(let statusCode, _, _): statusCode.map(String.init) ?? "not HTTP"
         case .failed: "failed"
-        case .retryScheduled(let attempt, let delay): "retry \(attempt) in \(delay.components.seconds) s"
+        case .retryScheduled(let attempt, let delay): "retry \(attempt) in \(Int(delay)) s"
         case .credentialRefreshed: "credential refreshed"
         case .cacheHit: "cache hit"
         case .revalidated: "revalidated"
