@@ -212,13 +212,7 @@ public struct Webservice: Sendable {
             sending.cancel()
             deadline.cancel()
         }
-        return try await withTaskCancellationHandler {
-            var first = outcomes.makeAsyncIterator()
-            guard let outcome = await first.next() else { throw CancellationError() }
-            return try outcome.get()
-        } onCancel: {
-            outcome.finish()
-        }
+        return try await firstOutcome(of: outcomes, outcome)
     }
 
     /// `middleware` in front of `transport`: the function that sends a request through them.

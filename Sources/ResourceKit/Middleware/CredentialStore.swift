@@ -71,17 +71,7 @@ actor CredentialStore<Credential: Sendable> {
     /// others, but a load whose user went away doesn't wait for a slow provider.
     private static func value(of task: Task<Issued, any Error>) async throws -> Issued {
         let (results, result) = AsyncStream.makeStream(of: Result<Issued, any Error>.self)
-        let relay = Task {
-            result.yield(await task.result)
-            result.finish()
-        }
-        return try await withTaskCancellationHandler {
-            var first = results.makeAsyncIterator()
-            guard let outcome = await first.next() else { throw CancellationError() }
-            return try outcome.get()
-        } onCancel: {
-            result.finish()
-            relay.cancel()
-        }
+        Task { result.yield(await task.result) }
+        return try await firstOutcome(of: results, result)
     }
 }
