@@ -30,6 +30,9 @@ enum Instructions {
             throw BenchError(
                 "--instructions needs valgrind and objcopy: apt-get install valgrind binutils (Benchmarks/run.sh does)")
         }
+        // Swift seeds string hashing per process, which changes the dictionary probes of every JSON decode: children
+        // with a fixed seed count the same instructions for the same work (±3 000 per load without it).
+        setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
         let (few, many) = options.quick ? (5, 25) : (20, 320)
         report.heading("Instructions per small.json load, counted by callgrind (all threads)")
         print(
