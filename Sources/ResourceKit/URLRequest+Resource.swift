@@ -70,10 +70,8 @@ extension URL {
         guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             return self
         }
-        let encoded = { (text: String) in HTTPSyntax.percentEncoded(text) ?? text }
-        let added = items.map { item in encoded(item.name) + (item.value.map { "=" + encoded($0) } ?? "") }
         let existing = components.percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
-        components.percentEncodedQuery = (existing + added).joined(separator: "&")
+        components.percentEncodedQuery = (existing + [HTTPSyntax.formEncoded(items)]).joined(separator: "&")
         return components.url ?? self
     }
 }

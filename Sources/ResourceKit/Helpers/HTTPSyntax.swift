@@ -16,6 +16,15 @@ enum HTTPSyntax {
         string.addingPercentEncoding(withAllowedCharacters: unreserved)
     }
 
+    /// `items` as a query or an `application/x-www-form-urlencoded` body.
+    ///
+    /// Each item is `name=value` with both percent-encoded, joined by `&`; an item without a value is its name alone.
+    static func formEncoded(_ items: [URLQueryItem]) -> String {
+        let encoded = { (text: String) in percentEncoded(text) ?? text }
+        return items.map { item in encoded(item.name) + (item.value.map { "=" + encoded($0) } ?? "") }
+            .joined(separator: "&")
+    }
+
     /// A header parameter's value without surrounding whitespace, and, when it is a quoted string, without its quotes
     /// and backslash escapes (RFC 9110 §5.6.4).
     static func unquoted(_ value: some StringProtocol) -> String {

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import ResourceKit
+
+/// Where a `Link` header field says the next page is (RFC 8288): pure parsing, no network.
+@Suite struct LinkHeaderTests {
+    private let base = URL(string: "https://api.example.com/items?page=1")!
+
+    private func next(_ value: String) -> String? {
+        LinkHeader.target(of: "next", in: value, relativeTo: base)?.absoluteString
+    }
+
+    @Test func theNextLinkIsFoundAmongOthers() {
+        let value =
+            #"<https://api.example.com/items?page=1>; rel="first", <https://api.example.com/items?page=2>; rel="next""#
+        #expect(next(value) == "https://api.example.com/items?page=2")
+    }
+
+    @Test(arguments: [
+        (#"<?page=2>; rel=next"#, "https://api.example.com/items?page=2"),
+        (#"</v2/items?page=2>; REL="Next Last""#, "https://api.example.com/v2/items?page=2"),
+        (#"<https://cdn.example.com/a,b?page=2>; title="x, y"; rel="next""#, "https://cdn.example.com/a,b?page=2"),
+        (#"<https://api.example.com/items?page=2> ; rel = "next""#, "https://api.example.com/items?page=2"),
+    ])
+    func relativeTargetsQuotingCaseAndCommasAreRead(value: String, url: String) {
+        #expect(next(value) == url)
+    }
+
+    @Test(arguments: [
+        "", "garbage", "<https://api.example.com/items?page=2>", #"<https://api.example.com/items?page=2>; rel="prev""#,
+        #"<https://api.example.com/items?page=2; rel="next""#, #"<file:///etc/passwd>; rel="next""#,
+        #"<javascript:alert(1)>; rel="next""#, #"<https://api.example.com/items?page=2>; rel="nextpage""#,
+    ])
+    func noUsableNextLinkIsNil(value: String) {
+        #expect(next(value) == nil)
+    }
+
+    @Test func hostileInputEndsWithoutACrash() {
+        for value in [
+            String(repeating: "<", count: 10_000), String(repeating: #"<a>; rel=""#, count: 1_000), "<>;,,;;\"\\",
+        ] {
+            _ = LinkHeader.links(in: value)
+        }
+        #expect(LinkHeader.links(in: "<a>; rel=next, <b>").map(\.target) == ["a", "b"])
+    }
+}
