@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import ResourceKit
+
+/// `multipart/form-data` bodies (RFC 7578), byte for byte.
+@Suite struct MultipartFormTests {
+    /// A source of "random" numbers that counts up from 1, so the boundary is known.
+    private final class Counter {
+        var value: UInt64 = 0
+        func next() -> UInt64 {
+            value += 1
+            return value
+        }
+    }
+
+    private func encode(_ parts: [MultipartForm.Part]) throws -> (body: String, contentType: String) {
+        let counter = Counter()
+        let (body, contentType) = try MultipartForm(parts: parts).encoded(random: counter.next)
+        return (String(decoding: body, as: UTF8.self), contentType)
+    }
+
+    @Test func fieldsAndFilesAreEncodedWithTheBoundaryInTheContentType() throws {
+        let (body, contentType) = try encode([
+            .field("title", "Networking"),
+            .file("cover", filename: "cover.png", contentType: "image/png", data: Data("PNG".utf8)),
+        ])
+        #expect(contentType == "multipart/form-data; boundary=ResourceKit-12")
+        #expect(
+            body
+                == "--ResourceKit-12\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nNetworking\r\n"
+                + "--ResourceKit-12\r\nContent-Disposition: form-data; name=\"cover\"; filename=\"cover.png\"\r\n"
+                + "Content-Type: image/png\r\n\r\nPNG\r\n--ResourceKit-12--\r\n")
+    }
+
+    @Test func aBoundaryFoundInTheContentIsNotUsed() throws {
+        let (body, contentType) = try encode([.field("trap", "ResourceKit-12 appears here")])
+        #expect(contentType == "multipart/form-data; boundary=ResourceKit-34")
+        #expect(body.hasPrefix("--ResourceKit-34\r\n"))
+    }
+
+    @Test func namesKeepUnicodeAndEscapeQuotesAndLineBreaks() throws {
+        let (body, _) = try encode([
+            .file(
+                "f\"ile", filename: "résumé \"final\"\r\nX-Injected: 1.pdf", contentType: "application/pdf",
+                data: Data())
+        ])
+        #expect(body.contains(#"name="f%22ile"; filename="résumé %22final%22%0D%0AX-Injected: 1.pdf""#))
+        #expect(!body.contains("\r\nX-Injected"))
+    }
+
+    @Test func aFilePartIsReadFromDisk() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("notes.txt")
+            try Data("from disk".utf8).write(to: url)
+            let (body, _) = try encode([.file("notes", at: url, contentType: "text/plain")])
+            #expect(body.contains("filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfrom disk\r\n"))
+        }
+    }
+
+    @Test func badPartsAreTypedErrors() throws {
+        let remote = try #require(URL(string: "https://api.example.com/file.txt"))
+        let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)")
+        let injected = MultipartForm.Part.file("f", filename: "a", contentType: "text/plain\r\nX: 1", data: Data())
+        for part in [MultipartForm.Part.file("f", at: remote), .file("f", at: missing), injected] {
+            #expect(throws: WebserviceError.self) { try MultipartForm(parts: [part]).encoded() }
+        }
+    }
+}
