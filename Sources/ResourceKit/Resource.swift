@@ -96,16 +96,22 @@ public struct Resource<A>: Sendable {
     /// let count: Resource<Int> = Episode.all.map { $0.count }
     /// ```
     public func map<B>(_ transform: @escaping @Sendable (A) throws -> B) -> Resource<B> {
+        var mapped = map { value, _ in try transform(value) }
+        mapped.parseReadsResponse = parseReadsResponse
+        return mapped
+    }
+
+    /// ``map(_:)`` with a transform that reads the response too, such as its `Link` header field.
+    func map<B>(_ transform: @escaping @Sendable (A, HTTPURLResponse?) throws -> B) -> Resource<B> {
         let parse = self.parse
         var mapped = Resource<B>(
             url: url, method: method, headers: headers,
-            parse: { data, response in try transform(parse(data, response)) })
+            parse: { data, response in try transform(parse(data, response), response) })
         mapped.queryItems = queryItems
         mapped.acceptableStatusCodes = acceptableStatusCodes
         mapped.timeout = timeout
         mapped.maxBodySize = maxBodySize
         mapped.parseAPIError = parseAPIError
-        mapped.parseReadsResponse = parseReadsResponse
         return mapped
     }
 
