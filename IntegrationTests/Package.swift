@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The demo logs ResourceKit's events through swift-log, which Hummingbird already brings.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // A multipart parser that is not ours, for the server to check ResourceKit's form bodies with.
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         .target(
@@ -21,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+
+extension Router {
+    /// Adds routes that decode form bodies with parsers that are not ResourceKit's, and answer what they found.
+    ///
+    /// - `POST /forms/multipart`: parsed by vapor/multipart-kit with the boundary of the request's `Content-Type`;
+    ///   answers `[{"name": …, "filename": …, "contentType": …, "body": <base64>}]`, one element per part.
+    /// - `POST /forms/urlencoded`: decoded by Hummingbird's `URLEncodedFormDecoder`; answers the fields as a JSON
+    ///   object.
+    public func addFormRoutes() {
+        post("/forms/multipart") { request, context in
+            let contentType = request.headers[.contentType] ?? ""
+            guard
+                let boundary = contentType.split(separator: ";").lazy
+                    .map({ $0.trimmingCharacters(in: .whitespaces) })
+                    .first(where: { $0.hasPrefix("boundary=") })?.dropFirst("boundary=".count)
+            else { throw APIError(status: .badRequest, code: "no_boundary", reason: "No boundary in \(contentType)") }
+            let body = try await request.body.collect(upTo: context.maxUploadSize)
+            return try Response.json(try FormPart.parse(Array(body.readableBytesView), boundary: String(boundary)))
+        }
+        post("/forms/urlencoded") { request, context in
+            let body = try await request.body.collect(upTo: context.maxUploadSize)
+            let fields = try URLEncodedFormDecoder().decode(
+                [String: String].self, from: String(decoding: body.readableBytesView, as: UTF8.self))
+            return try Response.json(fields)
+        }
+    }
+}
+
+/// A part as `/forms/multipart` answers it.
+struct FormPart: Codable, Sendable {
+    var name: String?
+    var filename: String?
+    var contentType: String?
+    var body: Data
+
+    /// The parts of a `multipart/form-data` body, as multipart-kit's parser reads them.
+    static func parse(_ bytes: [UInt8], boundary: String) throws -> [FormPart] {
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [FormPart] = []
+        var headers: [(String, String)] = []
+        var body = Data()
+        parser.onHeader = { name, value in headers.append((name, value)) }
+        parser.onBody = { buffer in body.append(contentsOf: buffer.readableBytesView) }
+        parser.onPartComplete = {
+            let disposition = headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
+            parts.append(
+                FormPart(
+                    name: parameter("name", in: disposition), filename: parameter("filename", in: disposition),
+                    contentType: headers.first { $0.0.lowercased() == "content-type" }?.1, body: body))
+            (headers, body) = ([], Data())
+        }
+        try parser.execute(bytes)
+        return parts
+    }
+
+    /// The value of the quoted parameter `name` in a `Content-Disposition` value, as a server reads it.
+    private static func parameter(_ name: String, in disposition: String) -> String? {
+        guard let start = disposition.range(of: "; \(name)=\"") else { return nil }
+        let rest = disposition[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
