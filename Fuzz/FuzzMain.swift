@@ -14,6 +14,8 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "error-description": fuzzErrorDescription,
     "redaction": fuzzRedaction,
     "property-list": fuzzPropertyList,
+    "link-header": fuzzLinkHeader,
+    "multipart": fuzzMultipart,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

@@ -12,6 +12,8 @@
 #   redirect           the redirect and credential rules (isSafeHeader, URLRequest.redirected(from:))
 #   error-description  WebserviceError's description, dump and mirror with any body and header fields
 #   property-list      Resource(url:propertyListDecoder:)
+#   link-header        RFC 8288 Link parsing for pagination (LinkHeader)
+#   multipart          multipart/form-data encoding (MultipartForm): boundaries and header lines
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
@@ -34,7 +36,8 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 shift || true
-all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list)
+all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list
+    link-header multipart)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
