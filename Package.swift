@@ -5,7 +5,9 @@ let package = Package(
     name: "ResourceKit",
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
-        .library(name: "ResourceKit", targets: ["ResourceKit"])
+        .library(name: "ResourceKit", targets: ["ResourceKit"]),
+        // For your test targets: stub, record and replay transports. No dependencies either.
+        .library(name: "ResourceKitTesting", targets: ["ResourceKitTesting"]),
     ],
     // No trait is on by default, and SwiftPM fetches nothing for a dependency that only a disabled trait uses: the
     // default build has zero dependencies (`swift package show-dependencies`).
@@ -40,6 +42,16 @@ let package = Package(
                     condition: .when(traits: ["AsyncHTTPClient"])
                 ),
             ],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .target(
+            name: "ResourceKitTesting",
+            dependencies: ["ResourceKit"],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .testTarget(
+            name: "ResourceKitTestingTests",
+            dependencies: ["ResourceKitTesting"],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         .testTarget(

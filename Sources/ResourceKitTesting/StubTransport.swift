@@ -1,0 +1,130 @@
+import Foundation
+import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``Transport`` for your tests that answers by method and URL pattern, and records every request it is sent.
+///
+/// The first route whose method and pattern match answers; a request no route matches fails with
+/// `URLError(.unsupportedURL)` naming it, so a test fails loudly rather than against a made-up response.
+///
+/// ```swift
+/// let stub = StubTransport([
+///     .init("GET", "/episodes", .fixture(Bundle.module.url(forResource: "episodes", withExtension: "json")!)),
+///     .init("POST", "/episodes", .status(201)),
+///     .init("GET", "/episodes/*/media", .failure(.timedOut)),
+/// ])
+/// let episodes = try await Webservice(transport: stub).load(Episode.all)
+/// #expect(await stub.requests.map(\.url?.path) == ["/episodes"])
+/// ```
+public struct StubTransport: Transport {
+    /// One rule: a method, a URL pattern, and the answer.
+    public struct Route: Sendable {
+        /// The method, in uppercase.
+        public var method: String
+        /// The URLs the route answers.
+        public var pattern: URLPattern
+        /// What it answers.
+        public var answer: StubAnswer
+
+        /// A route for `method` (any letter case) and `pattern`.
+        public init(_ method: String, _ pattern: String, _ answer: StubAnswer) {
+            self.method = method.uppercased()
+            self.pattern = URLPattern(pattern)
+            self.answer = answer
+        }
+    }
+
+    /// The routes, tried in order.
+    public var routes: [Route]
+    private let log = Log()
+
+    /// Creates a stub that answers with `routes`.
+    public init(_ routes: [Route]) {
+        self.routes = routes
+    }
+
+    /// The requests this stub and its copies were sent, in order.
+    public var requests: [URLRequest] {
+        get async { await log.requests }
+    }
+
+    /// Answers `request` with the first matching route.
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        await log.record(request)
+        let method = request.httpMethod ?? "GET"
+        guard let url = request.url, let route = routes.first(where: { $0.method == method && $0.pattern.matches(url) })
+        else {
+            let reason = "No stub route answers \(method) \(request.url?.absoluteString ?? "(no URL")."
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
+        }
+        return try await route.answer.response(to: url)
+    }
+
+    private actor Log {
+        var requests: [URLRequest] = []
+        func record(_ request: URLRequest) { requests.append(request) }
+    }
+}
+
+/// What a ``StubTransport`` route answers.
+public struct StubAnswer: Sendable {
+    private enum Kind: Sendable {
+        case response(status: Int, headers: [String: String], body: Data)
+        case fixture(URL, status: Int, headers: [String: String])
+        case failure(URLError.Code)
+    }
+
+    private let kind: Kind
+    private var delay: TimeInterval = 0
+
+    /// A response with `status`, `headers` and `body`.
+    public static func status(_ status: Int, headers: [String: String] = [:], body: Data = Data()) -> StubAnswer {
+        StubAnswer(kind: .response(status: status, headers: headers, body: body))
+    }
+
+    /// A JSON response with `text` as its body.
+    public static func json(_ text: String, status: Int = 200) -> StubAnswer {
+        .status(status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+    }
+
+    /// A response whose body is the file at `url`, read when it is served.
+    public static func fixture(
+        _ url: URL,
+        status: Int = 200,
+        headers: [String: String] = ["Content-Type": "application/json"]
+    ) -> StubAnswer {
+        StubAnswer(kind: .fixture(url, status: status, headers: headers))
+    }
+
+    /// A transport failure, such as `.timedOut` or `.notConnectedToInternet`.
+    public static func failure(_ code: URLError.Code) -> StubAnswer {
+        StubAnswer(kind: .failure(code))
+    }
+
+    /// This answer, after `seconds`; a cancelled load stops waiting.
+    public func delayed(by seconds: TimeInterval) -> StubAnswer {
+        var delayed = self
+        delayed.delay = seconds
+        return delayed
+    }
+
+    fileprivate func response(to url: URL) async throws -> (Data, URLResponse) {
+        if delay > 0 {
+            try await Task.sleep(nanoseconds: UInt64(min(delay, 1_000_000) * 1_000_000_000))
+        }
+        let (status, headers, body): (Int, [String: String], Data)
+        switch kind {
+        case .response(let code, let fields, let data): (status, headers, body) = (code, fields, data)
+        case .fixture(let file, let code, let fields):
+            (status, headers, body) = (code, fields, try Data(contentsOf: file))
+        case .failure(let code): throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        }
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { throw URLError(.badServerResponse) }
+        return (body, response)
+    }
+}

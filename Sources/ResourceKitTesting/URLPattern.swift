@@ -1,0 +1,63 @@
+import Foundation
+
+/// Which URLs a stub route answers: a path such as `/episodes/*/media`, or a whole URL such as
+/// `https://api.example.com/episodes/**`.
+///
+/// `*` matches one path segment and `**` the rest of the path, however many segments. A pattern with a scheme and
+/// host matches only that origin; a path alone matches any. The query is ignored unless the pattern has one, which
+/// must then be the URL's exactly.
+///
+/// ```swift
+/// URLPattern("/episodes/*").matches(URL(string: "https://api.example.com/episodes/1")!)  // true
+/// ```
+public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as written.
+    public let description: String
+    private let origin: (scheme: String, host: String, port: Int?)?
+    private let segments: [Substring]
+    private let query: String?
+
+    /// Reads `pattern`.
+    public init(_ pattern: String) {
+        description = pattern
+        var rest = Substring(pattern)
+        if let components = URLComponents(string: pattern), let scheme = components.scheme, let host = components.host {
+            origin = (scheme.lowercased(), host.lowercased(), components.port)
+            rest = Substring(components.percentEncodedPath)
+        } else {
+            origin = nil
+        }
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
+        } else {
+            query = URLComponents(string: pattern)?.percentEncodedQuery
+        }
+        segments = rest.split(separator: "/")
+    }
+
+    /// Whether `url` is one this pattern names.
+    public func matches(_ url: URL) -> Bool {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return false }
+        if let origin {
+            guard components.scheme?.lowercased() == origin.scheme, components.host?.lowercased() == origin.host,
+                origin.port == nil || components.port == origin.port
+            else { return false }
+        }
+        if let query, components.percentEncodedQuery != query { return false }
+        return Self.matches(segments[...], components.percentEncodedPath.split(separator: "/")[...])
+    }
+
+    private static func matches(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
+        guard let first = pattern.first else { return path.isEmpty }
+        if first == "**" { return true }
+        guard let segment = path.first, first == "*" || first == segment else { return false }
+        return matches(pattern.dropFirst(), path.dropFirst())
+    }
+
+    /// Whether two patterns are written the same.
+    public static func == (lhs: URLPattern, rhs: URLPattern) -> Bool { lhs.description == rhs.description }
+
+    /// Hashes the pattern as written.
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ResourceKit
+import ResourceKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The testing kit's stub transport: routes by method and URL pattern, answers, and the requests it saw.
+@Suite struct StubTransportTests {
+    private let base = URL(string: "https://api.example.com")!
+
+    @Test(arguments: [
+        ("/episodes", "https://api.example.com/episodes", true),
+        ("/episodes", "https://api.example.com/episodes/1", false),
+        ("/episodes/*", "https://api.example.com/episodes/1", true),
+        ("/episodes/*/media", "https://other.example.com/episodes/7/media?size=large", true),
+        ("/episodes/**", "https://api.example.com/episodes/1/media/hd", true),
+        ("https://api.example.com/episodes/*", "https://API.example.com/episodes/1", true),
+        ("https://api.example.com/episodes/*", "http://api.example.com/episodes/1", false),
+        ("https://api.example.com:8443/x", "https://api.example.com/x", false),
+        ("/search?q=swift", "https://api.example.com/search?q=swift", true),
+        ("/search?q=swift", "https://api.example.com/search?q=kotlin", false),
+    ])
+    func patternsMatchPathsSegmentsOriginsAndQueries(pattern: String, url: String, matches: Bool) throws {
+        #expect(URLPattern(pattern).matches(try #require(URL(string: url))) == matches)
+    }
+
+    @Test func theFirstMatchingRouteAnswersAndEveryRequestIsRecorded() async throws {
+        let stub = StubTransport([
+            .init("GET", "/episodes/1", .json(#"{"id":"1"}"#)),
+            .init("GET", "/episodes/*", .status(404)),
+            .init("post", "/episodes", .status(201, headers: ["Location": "/episodes/2"])),
+        ])
+        let webservice = Webservice(transport: stub)
+        let one = Resource<Data>(url: base.appendingPathComponent("episodes/1"))
+        #expect(try await webservice.load(one) == Data(#"{"id":"1"}"#.utf8))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: base.appendingPathComponent("episodes/9")))
+        }
+        #expect(error.statusCode == 404)
+        try await webservice.load(Resource<Void>(url: base.appendingPathComponent("episodes"), method: .post(Data())))
+        #expect(
+            await stub.requests.map { "\($0.httpMethod ?? "GET") \($0.url?.path ?? "")" } == [
+                "GET /episodes/1", "GET /episodes/9", "POST /episodes",
+            ])
+    }
+
+    @Test func anUnroutedRequestFailsNamingIt() async throws {
+        let webservice = Webservice(transport: StubTransport([]))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: base.appendingPathComponent("nowhere")))
+        }
+        #expect(error.description.contains("No stub route answers GET https://api.example.com/nowhere"))
+    }
+
+    @Test func failuresFixturesAndDelaysAreAnswered() async throws {
+        let fixture = FileManager.default.temporaryDirectory.appendingPathComponent("stub-\(UUID().uuidString).json")
+        try Data("[1,2]".utf8).write(to: fixture)
+        defer { try? FileManager.default.removeItem(at: fixture) }
+        let stub = StubTransport([
+            .init("GET", "/offline", .failure(.notConnectedToInternet)),
+            .init("GET", "/numbers", .fixture(fixture)),
+            .init("GET", "/slow", .json("[]").delayed(by: 3600)),
+        ])
+        let webservice = Webservice(transport: stub)
+        let offline = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: base.appendingPathComponent("offline")))
+        }
+        #expect((offline.underlyingError as? URLError)?.code == .notConnectedToInternet)
+        #expect(try await webservice.load(Resource<[Int]>(get: base.appendingPathComponent("numbers"))) == [1, 2])
+        let slow = Task { try await webservice.load(Resource<Data>(url: base.appendingPathComponent("slow"))) }
+        slow.cancel()
+        await #expect(throws: CancellationError.self) { try await slow.value }
+    }
+}
