@@ -65,7 +65,7 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources/ResourceKit Fuzz -name '*.swift' -
     echo "== Building the fuzz targets (the whole library, once)"
     library_sources=()
     while IFS= read -r source; do library_sources+=("$source"); done < <(find Sources/ResourceKit -name '*.swift' | sort)
-    swiftc -swift-version 6 -warnings-as-errors -sanitize=fuzzer,address -Onone -use-ld=lld \
+    swiftc -swift-version 6 -warnings-as-errors -sanitize=fuzzer,address -Onone -use-ld=lld -package-name resourcekit \
         -parse-as-library -module-name ResourceKit "${library_sources[@]}" Fuzz/*.swift -o "$binary"
 fi
 

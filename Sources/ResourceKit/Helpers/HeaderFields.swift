@@ -21,7 +21,7 @@ let defaultUserAgent = "ResourceKit/0.1"
 
 /// Whether a header field with this name is known to carry no credential: on ``safeHeaderNames``, or among the
 /// lowercased `extra` names a caller declared safe.
-func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
+package func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
     let name = name.lowercased()
     return safeHeaderNames.contains(name) || extra.contains(name)
 }

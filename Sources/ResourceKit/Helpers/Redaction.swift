@@ -7,9 +7,9 @@ import Synchronization
 
 /// Keeps credentials out of everything ResourceKit prints: URL userinfo, credential query values, `Bearer` and
 /// `Basic` tokens, JSON credential fields, and the secrets a request carried.
-enum Redaction {
+package enum Redaction {
     /// What a credential is replaced with.
-    static let mark = "REDACTED"
+    package static let mark = "REDACTED"
 
     /// Whether a query item, form or JSON field with this name holds a credential, such as `access_token`,
     /// `api_key`, `sig` or `password`.
@@ -31,7 +31,7 @@ enum Redaction {
 
     /// The credentials `request` carries: the values of its unsafe header fields, its URL's user and password, and
     /// its credential query values.
-    static func secrets(of request: URLRequest) -> [String] {
+    package static func secrets(of request: URLRequest) -> [String] {
         var secrets = (request.allHTTPHeaderFields ?? [:]).compactMap { isSafeHeader($0.key) ? nil : $0.value }
         if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
             secrets += [components.user, components.password].compactMap { $0 }
@@ -43,7 +43,7 @@ enum Redaction {
 
     /// `url` with its userinfo, credential query values and `secrets` replaced by ``mark``, or `nil` if the result
     /// is no URL.
-    static func redacted(_ url: URL, removing secrets: [String] = []) -> URL? {
+    package static func redacted(_ url: URL, removing secrets: [String] = []) -> URL? {
         let text = url.absoluteString
         let scrubbed = scrub(text, removing: secrets)
         return scrubbed == text ? url : URL(string: scrubbed)
@@ -51,7 +51,7 @@ enum Redaction {
 
     /// `text` with every credential in it replaced by ``mark``: the userinfo of URLs, credential query or fragment
     /// values, `Bearer` and `Basic` tokens, the values of JSON fields with credential names, and `secrets`.
-    static func scrub(_ text: String, removing secrets: [String] = []) -> String {
+    package static func scrub(_ text: String, removing secrets: [String] = []) -> String {
         var bytes = Array(text.utf8)
         bytes = redactingUserinfo(bytes)
         bytes = redactingAssignments(bytes)

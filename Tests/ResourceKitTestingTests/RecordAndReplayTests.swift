@@ -1,0 +1,78 @@
+import Foundation
+import ResourceKit
+import ResourceKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Exchanges recorded to fixture files without credentials, and served again without a server.
+@Suite struct RecordAndReplayTests {
+    private let base = URL(string: "https://api.example.com")!
+
+    private func withDirectory(_ body: (URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(directory)
+    }
+
+    /// The "server": a login that answers a token, and a binary avatar.
+    private let server = StubTransport([
+        .init(
+            "POST", "/login",
+            .status(
+                200, headers: ["Content-Type": "application/json", "Set-Cookie": "session=c00kie-value"],
+                body: Data(#"{"access_token":"t0ken-value","user":"alice"}"#.utf8))),
+        .init("GET", "/avatar", .status(200, headers: ["Content-Type": "image/png"], body: Data([0x89, 0x50, 0xFF]))),
+    ])
+
+    @Test func recordedExchangesAreServedAgainWithoutTheServer() async throws {
+        try await withDirectory { directory in
+            var login = Resource<Data>(url: base.appendingPathComponent("login"), method: .post(Data()))
+            login.queryItems = [URLQueryItem(name: "api_key", value: "k3y-value")]
+            login.headers["Authorization"] = "Bearer b3arer-value"
+            let avatar = Resource<Data>(url: base.appendingPathComponent("avatar"))
+            let recording = Webservice(transport: RecordingTransport(server, to: directory))
+            let live = try await recording.load(login)
+            #expect(try await recording.load(avatar) == Data([0x89, 0x50, 0xFF]))
+
+            let replay = Webservice(transport: try ReplayTransport(from: directory))
+            #expect(try await replay.load(avatar) == Data([0x89, 0x50, 0xFF]))
+            let replayed = try await replay.load(login)
+            #expect(String(decoding: live, as: UTF8.self).contains("t0ken-value"))
+            #expect(String(decoding: replayed, as: UTF8.self) == #"{"access_token":"REDACTED","user":"alice"}"#)
+
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 2)
+            for file in files {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for secret in ["t0ken-value", "k3y-value", "b3arer-value", "c00kie-value"] {
+                    #expect(!text.contains(secret), "\(secret) recorded in \(file)")
+                }
+            }
+        }
+    }
+
+    @Test func theFileNamesAreTheSameInEveryRun() async throws {
+        try await withDirectory { directory in
+            _ = try await RecordingTransport(server, to: directory).data(
+                for: URLRequest(url: base.appendingPathComponent("avatar")))
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path) == [
+                    "GET-avatar-17196967d0747e53.json"
+                ])
+        }
+    }
+
+    @Test func aRequestNeverRecordedFailsNamingIt() async throws {
+        try await withDirectory { directory in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let replay = Webservice(transport: try ReplayTransport(from: directory))
+            let error = try await #require(throws: WebserviceError.self) {
+                try await replay.load(Resource<Data>(url: base.appendingPathComponent("missing")))
+            }
+            #expect(error.description.contains("No recorded exchange answers GET https://api.example.com/missing"))
+        }
+    }
+}
