@@ -44,6 +44,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit"),
+                .product(name: "ResourceKitTesting", package: "ResourceKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
             ],

@@ -1,0 +1,35 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+import ResourceKitTesting
+import SwiftTalk
+import Testing
+
+/// The testing kit's record and replay against the real server: what is recorded from it is served again once it is
+/// gone, with the same models, and without the credential the requests carried.
+@Suite(.timeLimit(.minutes(1))) struct RecordAndReplayTests {
+    @Test(arguments: TransportKind.allCases)
+    func exchangesRecordedFromTheServerAreServedAfterItStops(kind: TransportKind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var recorded: ([Episode], Account)?
+        var base: URL?
+        try await withServer { url in
+            base = url
+            let recording = Webservice(transport: RecordingTransport(kind.webservice().transport, to: directory))
+            recorded = (
+                try await recording.load(Episode.all(at: url)),
+                try await recording.load(Account.current(at: url, token: "swift-talk-token"))
+            )
+        }
+        let (episodes, account) = try #require(recorded)
+        let url = try #require(base)
+        let replay = Webservice(transport: try ReplayTransport(from: directory))
+        #expect(try await replay.load(Episode.all(at: url)) == episodes)
+        #expect(try await replay.load(Account.current(at: url, token: "swift-talk-token")).name == account.name)
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("swift-talk-token"))
+        }
+    }
+}
