@@ -35,7 +35,7 @@ import Testing
             .field("empty", ""),
         ])
         let (body, contentType) = try form.encoded()
-        try await using(EpisodesServer.start(configure: { $0.addFormRoutes() })) { base in
+        try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
             let parts: [Part] = try await kind.webservice().load(
                 post(body, contentType: contentType, to: base / "forms/multipart"))
             #expect(
@@ -51,7 +51,7 @@ import Testing
     func hummingbirdDecodesAnURLEncodedFormAsItWasWritten(kind: TransportKind) async throws {
         let fields = ["q": "a+b & c=d", "emoji": "👋 hello", "path": "/x/y?z#w", "empty": ""]
         let body = Data(HTTPSyntax.formEncoded(fields.sorted { $0.key < $1.key }.map(URLQueryItem.init)).utf8)
-        try await using(EpisodesServer.start(configure: { $0.addFormRoutes() })) { base in
+        try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
             let decoded: [String: String] = try await kind.webservice().load(
                 post(body, contentType: "application/x-www-form-urlencoded", to: base / "forms/urlencoded"))
             #expect(decoded == fields)

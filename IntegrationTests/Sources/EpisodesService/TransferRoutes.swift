@@ -3,13 +3,14 @@ import Hummingbird
 import MultipartKit
 
 extension Router {
-    /// Adds routes that decode form bodies with parsers that are not ResourceKit's, and answer what they found.
+    /// Adds the routes for form bodies, decoded by parsers that are not ResourceKit's, and for pagination.
     ///
     /// - `POST /forms/multipart`: parsed by vapor/multipart-kit with the boundary of the request's `Content-Type`;
     ///   answers `[{"name": …, "filename": …, "contentType": …, "body": <base64>}]`, one element per part.
     /// - `POST /forms/urlencoded`: decoded by Hummingbird's `URLEncodedFormDecoder`; answers the fields as a JSON
     ///   object.
-    public func addFormRoutes() {
+    /// - `GET /pages?page=N&count=C`: the numbers of page N, two a page up to C, with a `Link` to the next page.
+    public func addTransferRoutes() {
         post("/forms/multipart") { request, context in
             let contentType = request.headers[.contentType] ?? ""
             guard
@@ -19,6 +20,18 @@ extension Router {
             else { throw APIError(status: .badRequest, code: "no_boundary", reason: "No boundary in \(contentType)") }
             let body = try await request.body.collect(upTo: context.maxUploadSize)
             return try Response.json(try FormPart.parse(Array(body.readableBytesView), boundary: String(boundary)))
+        }
+        get("/pages") { request, _ in
+            // Pages of 2 numbers up to `count` (default 5): `?page=N`, with a `Link` to the next one, relative.
+            let page = request.uri.queryParameters["page"].flatMap { Int($0) } ?? 1
+            let count = request.uri.queryParameters["count"].flatMap { Int($0) } ?? 5
+            let numbers = Array(((page - 1) * 2 + 1)...min(page * 2, count))
+            var headers: HTTPFields = [:]
+            if page * 2 < count {
+                headers[linkHeader] =
+                    #"</pages?page=\#(page + 1)&count=\#(count)>; rel="next", </pages?count=\#(count)>; rel="first""#
+            }
+            return try Response.json(numbers, headers: headers)
         }
         post("/forms/urlencoded") { request, context in
             let body = try await request.body.collect(upTo: context.maxUploadSize)
@@ -63,3 +76,6 @@ struct FormPart: Codable, Sendable {
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 }
+
+/// The `Link` header field's name. (Hummingbird re-exports `HTTPFields` but not `HTTPField`.)
+private let linkHeader = HTTPFields.Element.Name("Link")!
