@@ -48,6 +48,15 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:LoadingResources>.
     public var maxBodySize: Int?
+    /// Receives the progress of the request body's upload and the response body's download, on any thread, about
+    /// every hundredth of the way; `nil`, the default, reports nothing.
+    ///
+    /// See <doc:TransferringFiles>.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The file whose contents are sent as the request body, read as it is sent.
+    var bodyFile: URL?
+    /// Where the body of an accepted response is saved instead of being kept in memory.
+    var destination: URL?
     /// Whether ``parse`` may read the response: `false` for a parse made from `(Data) throws -> A`, which
     /// ``Webservice`` then calls with `nil` rather than build an `HTTPURLResponse` nobody reads.
     var parseReadsResponse = true
@@ -112,6 +121,9 @@ public struct Resource<A>: Sendable {
         mapped.timeout = timeout
         mapped.maxBodySize = maxBodySize
         mapped.parseAPIError = parseAPIError
+        mapped.progress = progress
+        mapped.bodyFile = bodyFile
+        mapped.destination = destination
         return mapped
     }
 

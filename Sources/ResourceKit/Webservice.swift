@@ -96,7 +96,19 @@ public struct Webservice: Sendable {
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
         let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
         let limit = resource.maxBodySize
-        let (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit)
+        let (data, head): (Data, ResponseHead)
+        let transfer = Transfer(of: resource)
+        if transfer != nil || Transfer.current != nil {
+            // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer transfer.
+            (data, head) = try await Transfer.$current.withValue(transfer) {
+                // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
+                try await response(
+                    to: request, within: resource.timeout, maxBodySize: limit,
+                    cache: transfer?.destination == nil ? cache : nil)
+            }
+        } else {
+            (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
+        }
         try Task.checkCancellation()
         if let limit, data.count > limit {
             throw WebserviceError.bodyTooLarge(limit: limit)
@@ -108,7 +120,8 @@ public struct Webservice: Sendable {
     private func response(
         to request: URLRequest,
         within timeout: TimeInterval?,
-        maxBodySize: Int?
+        maxBodySize: Int?,
+        cache: ResponseCache?
     ) async throws -> (Data, ResponseHead) {
         var sent = request
         var stale: ResponseCache.StoredResponse?
@@ -278,13 +291,21 @@ public struct Webservice: Sendable {
     }
 
     /// Sends `request` through `transport` (as `headTransport` when it is one), with the body limited to
-    /// `maxBodySize` bytes when there is a limit.
+    /// `maxBodySize` bytes when there is a limit; a transport that can't stream a ``Transfer`` gets the upload in
+    /// memory, and its body is saved afterwards.
     private static func transfer(
         _ request: URLRequest,
         through transport: any Transport,
         _ headTransport: (any HeadTransport)?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
+        if let transfer = Transfer.current, !(transport is any TransfersFiles) {
+            return try await transfer.buffered(request, maxBodySize: maxBodySize) { request in
+                try await Transfer.$current.withValue(nil) {
+                    try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+                }
+            }
+        }
         if let headTransport {
             return try await headTransport.head(for: request, maxBodySize: maxBodySize)
         }

@@ -29,7 +29,10 @@ public struct Deduplication: Middleware {
         _ request: URLRequest,
         next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
     ) async throws -> (Data, ResponseHead) {
-        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, let key = Key(request) else {
+        // A download or a caller's progress belongs to one load; it is never shared.
+        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, Transfer.current == nil,
+            let key = Key(request)
+        else {
             return try await next(request)
         }
         let waiter = flights.newWaiterID()

@@ -21,7 +21,7 @@
     /// ```swift
     /// let webservice = Webservice(transport: AsyncHTTPClientTransport())
     /// ```
-    public struct AsyncHTTPClientTransport: Transport {
+    public struct AsyncHTTPClientTransport: TransfersFiles {
         /// The client that sends the requests.
         public let client: HTTPClient
         /// The most redirects to follow for one request, 20 by default; one more fails with
@@ -90,9 +90,17 @@
         private func exchange(_ original: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
             var request = original
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map { $0.lowercased() })
+            let transfer = Transfer.current
+            let uploadSize = try transfer?.uploadSize()
             for _ in 0...max(maxRedirects, 0) {
                 guard let url = request.url else { throw URLError(.badURL) }
-                let response = try await send(request, to: url)
+                let response = try await send(request, to: url, transfer: transfer, uploadSize: uploadSize)
+                if transfer?.upload == nil, let body = request.httpBody, let progress = transfer?.progress {
+                    // A body in memory went in one write: its progress is reported whole once the server answered.
+                    progress(
+                        TransferProgress(direction: .upload, bytes: Int64(body.count), expectedBytes: Int64(body.count))
+                    )
+                }
                 if let next = Self.redirect(
                     after: response, of: request, from: original, extraSafeHeaders: extraSafeHeaders)
                 {
@@ -102,8 +110,15 @@
                 }
                 try Self.checkContentEncoding(of: response, url: url)
                 let expectedLength = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-                let body = try await Self.gather(
-                    response.body, expectedLength: expectedLength, maxBodySize: maxBodySize, url: url)
+                let body =
+                    if let transfer {
+                        try await Self.receive(
+                            response, expectedLength: expectedLength, maxBodySize: maxBodySize, transfer: transfer,
+                            url: url)
+                    } else {
+                        try await Self.gather(
+                            response.body, expectedLength: expectedLength, maxBodySize: maxBodySize, url: url)
+                    }
                 let (status, headers, version) = (response.status, response.headers, response.version)
                 return (
                     body,
@@ -120,8 +135,14 @@
                 ])
         }
 
-        /// Sends one request and returns the response's head, its body still to be read.
-        private func send(_ request: URLRequest, to url: URL) async throws -> HTTPClientResponse {
+        /// Sends one request, its body read from `transfer`'s file when it has one, and returns the response's head,
+        /// its body still to be read.
+        private func send(
+            _ request: URLRequest,
+            to url: URL,
+            transfer: Transfer?,
+            uploadSize: Int64?
+        ) async throws -> HTTPClientResponse {
             guard Self.isHTTP(url) else {
                 throw URLError(
                     .unsupportedURL,
@@ -141,7 +162,12 @@
             if !setsUserAgent {
                 outgoing.headers.add(name: "User-Agent", value: defaultUserAgent)
             }
-            if let body = request.httpBody {
+            if let upload = transfer?.upload, let uploadSize {
+                let chunks = FileChunks(
+                    url: upload, eventLoops: Array(client.eventLoopGroup.makeIterator()),
+                    counter: ProgressCounter(.upload, expected: uploadSize, receiver: transfer?.progress))
+                outgoing.body = .stream(chunks, length: .known(uploadSize))
+            } else if let body = request.httpBody {
                 outgoing.body = .bytes(ByteBuffer(data: body))
             }
             do {
@@ -236,26 +262,63 @@
                     buffer.writeImmutableBuffer(chunk)
                     gathered = buffer
                 }
-            } catch let error as WebserviceError {
-                throw error
-            } catch let error as NIOHTTPDecompression.DecompressionError {
+            } catch {
+                throw translateBodyError(error, maxBodySize: maxBodySize, url: url)
+            }
+            return gathered.map { Data(buffer: $0, byteTransferStrategy: .automatic) } ?? Data()
+        }
+
+        /// An error reading a response body as ``Webservice`` reports it.
+        private static func translateBodyError(_ error: any Error, maxBodySize: Int?, url: URL) -> any Error {
+            switch error {
+            case is WebserviceError, is URLError:
+                return error
+            case let error as NIOHTTPDecompression.DecompressionError:
                 // The client's decompression limit stopped a body that inflates far beyond what arrived: a bomb.
-                if error == .limit, let maxBodySize { throw WebserviceError.bodyTooLarge(limit: maxBodySize) }
+                if error == .limit, let maxBodySize { return WebserviceError.bodyTooLarge(limit: maxBodySize) }
                 let reason =
                     error == .limit
                     ? "The response body inflates to more than the client's decompression limit allows "
                         + "(\(decompressionRatio) times its compressed size for ResourceKit's client)."
                     : "The response body could not be decompressed (\(error))."
-                throw URLError(
+                return URLError(
                     .cannotDecodeContentData,
                     userInfo: [
                         NSLocalizedDescriptionKey: reason, NSUnderlyingErrorKey: error,
                         NSURLErrorFailingURLErrorKey: url,
                     ])
-            } catch {
-                throw translate(error, url: url)
+            default:
+                return translate(error, url: url)
             }
-            return gathered.map { Data(buffer: $0, byteTransferStrategy: .automatic) } ?? Data()
+        }
+
+        /// Reads the body of `response` into a ``ResponseBody``: to `transfer`'s destination for an accepted status,
+        /// with its progress.
+        private static func receive(
+            _ response: HTTPClientResponse,
+            expectedLength: Int?,
+            maxBodySize: Int?,
+            transfer: Transfer,
+            url: URL
+        ) async throws -> Data {
+            // AsyncHTTPClient inflates a compressed body: its Content-Length isn't what arrives.
+            let inflated = response.headers[canonicalForm: "Content-Encoding"].contains {
+                $0.lowercased() != "identity"
+            }
+            var body = try ResponseBody(
+                status: Int(response.status.code), expectedLength: inflated ? nil : expectedLength.map(Int64.init),
+                maxBodySize: maxBodySize, for: transfer)
+            do {
+                for try await chunk in response.body {
+                    try chunk.withUnsafeReadableBytes { try body.append($0) }?.report()
+                }
+                let (data, due) = try body.finish()
+                due?.report()
+                return data
+            } catch {
+                body.abandon()
+                throw translateBodyError(error, maxBodySize: maxBodySize, url: url)
+            }
         }
 
         /// Throws when the response's `Content-Encoding` is one AsyncHTTPClient doesn't decode, rather than handing
@@ -361,4 +424,59 @@
     }
 
     extension AsyncHTTPClientTransport: HeadTransport {}
+
+    /// A file's contents as buffers of 64 KiB, read as AsyncHTTPClient asks for them, counted for progress.
+    ///
+    /// AsyncHTTPClient pauses a request body's sequence a turn of its event loop after the connection stops taking
+    /// bytes; a file read from the page cache outruns that by hundreds of megabytes. So after each mebibyte the
+    /// sequence waits for the client's event loops to run what was already handed to them.
+    private struct FileChunks: AsyncSequence, Sendable {
+        typealias Element = ByteBuffer
+        let url: URL
+        let eventLoops: [any EventLoop]
+        let counter: ProgressCounter
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(url: url, eventLoops: eventLoops, counter: counter)
+        }
+
+        final class Iterator: AsyncIteratorProtocol {
+            private let descriptor: Int32
+            private let eventLoops: [any EventLoop]
+            private var counter: ProgressCounter
+            private var chunks = 0
+            private let allocator = ByteBufferAllocator()
+
+            init(url: URL, eventLoops: [any EventLoop], counter: ProgressCounter) {
+                self.eventLoops = eventLoops
+                self.counter = counter
+                descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            }
+
+            deinit {
+                if descriptor >= 0 { close(descriptor) }
+            }
+
+            func next() async throws -> ByteBuffer? {
+                guard descriptor >= 0 else {
+                    throw URLError(
+                        .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "The file body can't be read."])
+                }
+                chunks += 1
+                if chunks.isMultiple(of: 16) {
+                    for loop in eventLoops { try await loop.submit {}.get() }
+                }
+                var buffer = allocator.buffer(capacity: 65_536)
+                let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 65_536) { bytes in
+                    Swift.max(read(descriptor, bytes.baseAddress, 65_536), 0)
+                }
+                guard count > 0 else {
+                    counter.end()?.report()
+                    return nil
+                }
+                counter.add(count)?.report()
+                return buffer
+            }
+        }
+    }
 #endif

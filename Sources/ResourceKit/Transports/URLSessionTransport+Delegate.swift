@@ -35,11 +35,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         guard request.isHTTP else { return completionHandler(nil) }
         let redirected = request.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
         #if canImport(FoundationNetworking)
-            if let body = task.originalRequest?.httpBody, !body.isEmpty,
+            let sendsFile = update(task) { $0.transfer?.upload != nil } ?? false
+            if sendsFile || task.originalRequest?.httpBody?.isEmpty == false,
                 (redirected.httpMethod ?? "GET") == (task.currentRequest?.httpMethod ?? "GET")
             {
                 var next = redirected
-                next.httpBody = body
+                next.httpBody = task.originalRequest?.httpBody
                 _ = update(task) { $0.redirect = next }
                 completionHandler(nil)  // The task ends with this response; `run` returns `next`.
                 return
@@ -49,13 +50,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     #if canImport(FoundationNetworking)
-        /// Sends `request` through this delegate, and again to where a redirect that keeps the body leads.
-        func load(_ request: URLRequest, in session: URLSession, maxBodySize: Int?) async throws -> (Data, URLResponse)
-        {
+        /// Sends `request` through this delegate, and again to where a redirect that keeps the body leads; the body
+        /// comes from `transfer`'s file and goes to its destination when it has them.
+        func load(
+            _ request: URLRequest,
+            in session: URLSession,
+            maxBodySize: Int?,
+            transfer: Transfer?
+        ) async throws -> (Data, URLResponse) {
             var request = request
+            let uploadSize = try transfer?.uploadSize()
             // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
             for _ in 0...20 {
-                switch try await run(session.dataTask(with: request), maxBodySize: maxBodySize) {
+                let task =
+                    if let upload = transfer?.upload {
+                        session.uploadTask(with: request, fromFile: upload)
+                    } else {
+                        session.dataTask(with: request)
+                    }
+                let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
+                let load = Load(maxBodySize: maxBodySize, transfer: transfer, uploadSize: sending)
+                switch try await run(task, load) {
                 case .response(let body, let response): return (body, response)
                 case .redirect(let next): request = next
                 }
@@ -72,55 +87,65 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// A load from its task's creation until `run` returns.
         private struct Load {
             var maxBodySize: Int?
+            var transfer: Transfer?
             /// The `run` waiting for the outcome.
             var continuation: CheckedContinuation<Outcome, any Error>?
             /// The outcome, when the task ended before `run` started waiting for it.
             var outcome: Result<Outcome, any Error>?
             var response: URLResponse?
-            var body = Data()
+            var body = ResponseBody()
+            /// Counts the bytes of the request body sent, for `transfer`'s progress.
+            var sent: ProgressCounter
             /// The request to send next instead of following the redirect, which would lose the body.
             var redirect: URLRequest?
 
-            init(maxBodySize: Int?) {
+            /// A load whose request body, if it has one, is `uploadSize` bytes.
+            init(maxBodySize: Int?, transfer: Transfer?, uploadSize: Int64?) {
                 self.maxBodySize = maxBodySize
+                self.transfer = transfer
+                sent = ProgressCounter(.upload, expected: uploadSize, receiver: transfer?.progress)
             }
 
             /// A load that ended with `outcome` before its `run` waited.
             init(outcome: Result<Outcome, any Error>) {
                 self.outcome = outcome
+                sent = ProgressCounter(.upload, expected: nil, receiver: nil)
             }
 
             var hasEnded: Bool {
                 if case .some = outcome { true } else { false }
             }
 
-            /// Takes `response` as the one whose body follows; returns the limit when its `Content-Length` is over it.
-            mutating func receive(_ response: URLResponse) -> Int? {
-                guard redirect == nil else { return nil }
-                let expected = response.expectedContentLength
-                if let maxBodySize, expected > Int64(maxBodySize) { return maxBodySize }
+            /// Takes `response` as the one whose body follows; throws when its `Content-Length` is over the limit or
+            /// its download's file can't be created.
+            mutating func receive(_ response: URLResponse) throws {
+                guard redirect == nil else { return }
                 // A retry after a 401 brings a new response: its body replaces the last one.
+                body.abandon()
                 self.response = response
-                body = Data()  // grown with the bytes that arrive, never from what Content-Length claims
-                return nil
+                let http = response as? HTTPURLResponse
+                // curl inflates a compressed body before it arrives here: its Content-Length isn't what arrives.
+                let inflated = http?.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
+                let length = response.expectedContentLength
+                body = try ResponseBody(
+                    status: http?.statusCode, expectedLength: length >= 0 && !inflated ? length : nil,
+                    maxBodySize: maxBodySize, for: transfer)
             }
 
-            /// Appends `data` to the body; returns the limit instead when the body would pass it.
-            mutating func receive(_ data: Data) -> Int? {
+            /// Appends `data` to the body; returns the progress report that is due, if one is.
+            mutating func receive(_ data: Data) throws -> DueProgress? {
                 guard redirect == nil else { return nil }
-                if let maxBodySize, body.count + data.count > maxBodySize { return maxBodySize }
-                body.append(data)
-                return nil
+                return try body.append(data)
             }
         }
 
         /// The loads of tasks still running, by task identifier.
         private let loads = Mutex<[Int: Load]>([:])
 
-        /// Runs `task` and returns how it ended; cancelling the calling task cancels `task`.
-        private func run(_ task: URLSessionDataTask, maxBodySize: Int?) async throws -> Outcome {
+        /// Runs `task` for `load` and returns how it ended; cancelling the calling task cancels `task`.
+        private func run(_ task: URLSessionDataTask, _ load: Load) async throws -> Outcome {
             let id = task.taskIdentifier
-            loads.withLock { $0[id] = Load(maxBodySize: maxBodySize) }
+            loads.withLock { $0[id] = load }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let outcome = loads.withLock { loads -> Result<Outcome, any Error>? in
@@ -161,6 +186,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 }
                 var load = loads.remove(at: index).value
                 let outcome = end(&load)
+                if case .failure = outcome {
+                    load.body.abandon()
+                }
                 guard let continuation = load.continuation else {
                     loads[task.taskIdentifier] = Load(outcome: outcome)
                     return nil
@@ -172,9 +200,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
         }
 
-        /// Ends the load of `task` with ``WebserviceError/bodyTooLarge(limit:)`` and cancels `task`.
-        private func refuse(_ task: URLSessionDataTask, limit: Int) {
-            finish(task) { _ in .failure(WebserviceError.bodyTooLarge(limit: limit)) }
+        /// Ends the load of `task` with `error`, such as ``WebserviceError/bodyTooLarge(limit:)``, and cancels `task`.
+        private func refuse(_ task: URLSessionDataTask, with error: any Error) {
+            finish(task) { _ in .failure(error) }
             // `cancel` waits for the session's work queue, which curl may keep busy for a while; meanwhile this
             // queue drops what curl already delivered.
             DispatchQueue.global().async { task.cancel() }
@@ -187,15 +215,35 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
             completionHandler(.allow)  // Linux ignores the disposition.
-            if let limit = update(dataTask, { $0.receive(response) }) {
-                refuse(dataTask, limit: limit)
+            let failure = update(dataTask) { load -> (any Error)? in
+                do {
+                    try load.receive(response)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure = failure ?? nil {
+                refuse(dataTask, with: failure)
             }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            if let limit = update(dataTask, { $0.receive(data) }) {
-                refuse(dataTask, limit: limit)
+            switch update(dataTask, { load in Result { try load.receive(data) } }) {
+            case .success(let due): due?.report()
+            case .failure(let error): refuse(dataTask, with: error)
+            case nil: break
             }
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didSendBodyData bytesSent: Int64,
+            totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
+            update(task) { $0.sent.add(Int(bytesSent)) }?.report()
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -205,7 +253,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 guard let response = load.response ?? task.response else {
                     return .failure(URLError(.badServerResponse))
                 }
-                return .success(.response(load.body, response))
+                do {
+                    let (body, due) = try load.body.finish()
+                    load.sent.end()?.report()
+                    due?.report()
+                    return .success(.response(body, response))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
 
@@ -230,7 +285,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 guard let response = load.response ?? challenge.failureResponse ?? task.response else {
                     return .failure(URLError(.userAuthenticationRequired))
                 }
-                return .success(.response(load.body, response))
+                return Result { .response(try load.body.finish().0, response) }
             }
             completionHandler(.cancelAuthenticationChallenge, nil)
         }

@@ -16,7 +16,7 @@ import Foundation
 /// configuration.httpAdditionalHeaders = ["Authorization": "Bearer \(token)"]
 /// let webservice = Webservice(transport: URLSessionTransport(configuration: configuration))
 /// ```
-public final class URLSessionTransport: Transport {
+public final class URLSessionTransport: TransfersFiles {
     /// The transport behind `Webservice()`.
     @usableFromInline static let shared = URLSessionTransport()
 
@@ -76,11 +76,25 @@ public final class URLSessionTransport: Transport {
     private func data(for request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
         try request.requireHTTP()
         let request = prepared(request)
+        let transfer = Transfer.current
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
-                return try await delegate.load(request, in: session, maxBodySize: limit)
+                return try await delegate.load(request, in: session, maxBodySize: limit, transfer: transfer)
             }
         #endif
+        if let transfer {
+            // Through a caller's session, and on Apple platforms: in memory, then to the file.
+            let (body, head) = try await transfer.buffered(request, maxBodySize: limit) { request in
+                let (body, response) = try await send(request, limit: limit)
+                return (body, ResponseHead(response))
+            }
+            return (body, head.response())
+        }
+        return try await send(request, limit: limit)
+    }
+
+    /// Sends `request` through the session with a per-task delegate that enforces `limit`.
+    private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
         guard let limit else {
             return try await session.data(for: request, delegate: nil)
         }

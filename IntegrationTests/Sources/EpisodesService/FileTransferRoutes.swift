@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+
+extension Router {
+    /// Adds the route that receives large uploads; large downloads come from `GET /faults/large`.
+    ///
+    /// - `PUT` or `POST /transfers/upload?checksum=1`: reads the request body as it streams, holding none of it, and
+    ///   answers `{"bytes": n}`, with `"checksum"`, the sum of the bytes times their offsets plus one modulo 2⁶⁴ (for
+    ///   bodies small enough to check byte by byte), when asked.
+    public func addFileTransferRoutes() {
+        let upload: @Sendable (Request, Context) async throws -> Response = { request, _ in
+            let checks = request.uri.queryParameters["checksum"] == "1"
+            var count = 0
+            var checksum: UInt64 = 0
+            for try await buffer in request.body {
+                if checks {
+                    for (offset, byte) in buffer.readableBytesView.enumerated() {
+                        checksum &+= UInt64(byte) &* UInt64(count + offset + 1)
+                    }
+                }
+                count += buffer.readableBytes
+            }
+            return try Response.json(UploadReceipt(bytes: count, checksum: checks ? checksum : nil))
+        }
+        put("/transfers/upload", use: upload)
+        post("/transfers/upload", use: upload)
+    }
+}
+
+/// What `/transfers/upload` answers.
+public struct UploadReceipt: Codable, Sendable, Equatable {
+    public var bytes: Int
+    public var checksum: UInt64?
+
+    public init(bytes: Int, checksum: UInt64?) {
+        self.bytes = bytes
+        self.checksum = checksum
+    }
+
+    /// The checksum `/transfers/upload` computes for `data`.
+    public static func checksum(of data: Data) -> UInt64 {
+        var checksum: UInt64 = 0
+        for (offset, byte) in data.enumerated() {
+            checksum &+= UInt64(byte) &* UInt64(offset + 1)
+        }
+        return checksum
+    }
+}

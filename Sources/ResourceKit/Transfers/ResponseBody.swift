@@ -1,0 +1,148 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A response body as it arrives: gathered in memory, or, for a download's accepted response, written to a temporary
+/// file next to the destination that takes the destination's place once the whole body has arrived.
+///
+/// The memory body grows with the bytes that arrive, never from what `Content-Length` claims; a body that passes the
+/// load's limit throws ``WebserviceError/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
+/// error body is kept up to ``Transfer/errorBodyLimit`` bytes, for the error to show.
+struct ResponseBody {
+    private(set) var data = Data()
+    private var file: PartialFile?
+    private let maxBodySize: Int?
+    /// The most bytes kept in memory; the rest of a download's error body is dropped.
+    private let keeps: Int
+    private var counter: ProgressCounter
+
+    /// A body gathered in memory, without a limit or progress.
+    init() {
+        maxBodySize = nil
+        keeps = .max
+        counter = ProgressCounter(.download, expected: nil, receiver: nil)
+    }
+
+    /// The body of a response with `status` for a load with `maxBodySize` and `transfer`.
+    ///
+    /// - Parameter expectedLength: The length the response announces, when it is the length of the bytes that will
+    ///   arrive (not for a body the client inflates); a length over the limit fails at once.
+    init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?) throws {
+        if let maxBodySize, let expectedLength, expectedLength > Int64(maxBodySize) {
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+        }
+        self.maxBodySize = maxBodySize
+        if let destination = transfer?.destination {
+            if let status, transfer?.acceptableStatusCodes.contains(status) == true {
+                file = try PartialFile(for: destination)
+                keeps = .max
+            } else {
+                keeps = Transfer.errorBodyLimit
+            }
+        } else {
+            keeps = .max
+        }
+        counter = ProgressCounter(.download, expected: expectedLength, receiver: transfer?.progress)
+    }
+
+    /// Takes the next bytes of the body; returns the progress report that is due, if one is.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws -> DueProgress? {
+        if let maxBodySize, counter.bytes + Int64(bytes.count) > Int64(maxBodySize) {
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+        }
+        if let file {
+            try file.append(bytes)
+        } else if data.count < keeps, let start = bytes.baseAddress {
+            data.append(start.assumingMemoryBound(to: UInt8.self), count: min(bytes.count, keeps - data.count))
+        }
+        return counter.add(bytes.count)
+    }
+
+    /// ``append(_:)`` for bytes in a `Data`.
+    mutating func append(_ data: Data) throws -> DueProgress? {
+        try data.withUnsafeBytes { try append($0) }
+    }
+
+    /// Ends the body: a download's file takes the destination's place. Returns the body in memory (empty for a
+    /// download) and the last progress report, if one is due.
+    mutating func finish() throws -> (Data, DueProgress?) {
+        try file?.commit()
+        file = nil
+        return (data, counter.end())
+    }
+
+    /// Ends a body that won't be used: a download's temporary file is removed.
+    mutating func abandon() {
+        file?.remove()
+        file = nil
+    }
+}
+
+/// A download's body on its way to disk: a new temporary file in the destination's directory, which replaces the
+/// destination only once the whole body is in it, so the destination never holds part of a body.
+///
+/// Its owner ends it exactly once, with ``commit()`` or ``remove()``.
+struct PartialFile: Sendable {
+    private let destination: URL
+    private let temporary: URL
+    private let descriptor: Int32
+
+    /// Creates the temporary file for `destination`, which must be a `file:` URL in a directory that exists.
+    init(for destination: URL) throws {
+        guard destination.isFileURL else {
+            throw URLError(
+                .cannotCreateFile,
+                userInfo: [NSLocalizedDescriptionKey: "A download's destination must be a file: URL."])
+        }
+        let directory = destination.deletingLastPathComponent()
+        let name = ".\(destination.lastPathComponent).\(UInt64.random(in: .min ... .max)).download"
+        self.destination = destination
+        temporary = directory.appendingPathComponent(name)
+        descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw Self.failure(.cannotCreateFile, "The download's file can't be created in \(directory.path)")
+        }
+    }
+
+    /// Appends `bytes` to the file.
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let start = bytes.baseAddress else { return }
+        var written = 0
+        while written < bytes.count {
+            let result = write(descriptor, start + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(.cannotWriteToFile, "The download's file can't be written")
+            }
+            written += result
+        }
+    }
+
+    /// Closes the file and moves it to the destination, replacing what was there.
+    func commit() throws {
+        let closed = close(descriptor)
+        guard closed == 0, rename(temporary.path, destination.path) == 0 else {
+            let reason = "The download can't be moved to \(destination.lastPathComponent)"
+            let error = Self.failure(.cannotMoveFile, reason)
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// Closes and removes the file.
+    func remove() {
+        close(descriptor)
+        unlink(temporary.path)
+    }
+
+    private static func failure(_ code: URLError.Code, _ reason: String) -> URLError {
+        let cause = String(cString: strerror(errno))
+        return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(reason): \(cause)."])
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a load sends from disk, saves to disk and reports progress to: bound while the load's request runs, so the
+/// transport at the end of the middleware chain finds it.
+struct Transfer: Sendable {
+    /// The file whose contents are the request body, for a resource made with ``RequestBody/file(_:contentType:)``.
+    var upload: URL?
+    /// Where an accepted response's body is saved, for a resource made with
+    /// ``Resource/init(url:method:headers:downloadingTo:)``.
+    var destination: URL?
+    /// The status codes whose body goes to ``destination``; another status's body stays in memory for the error.
+    var acceptableStatusCodes: Range<Int>
+    /// Receives the transfer's progress.
+    var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// The transfer of the load whose request is running.
+    @TaskLocal static var current: Transfer?
+
+    /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
+    init?<A>(of resource: Resource<A>) {
+        guard resource.bodyFile != nil || resource.destination != nil || resource.progress != nil else { return nil }
+        upload = resource.bodyFile
+        destination = resource.destination
+        acceptableStatusCodes = resource.acceptableStatusCodes
+        progress = resource.progress
+    }
+
+    /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
+    static let errorBodyLimit = 1 << 20
+
+    /// The size of ``upload``, after checking that it is a local file this load may read.
+    func uploadSize() throws -> Int64? {
+        guard let upload else { return nil }
+        guard upload.isFileURL else {
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."])
+        }
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: upload.path)
+            return (attributes[.size] as? NSNumber)?.int64Value
+        } catch {
+            throw URLError(
+                .fileDoesNotExist,
+                userInfo: [NSLocalizedDescriptionKey: "The file body can't be read.", NSUnderlyingErrorKey: error])
+        }
+    }
+
+    /// Sends `request` through `send`, a transport that can't stream: the upload is read into memory first, and the
+    /// body is saved to the destination once it has arrived. Each direction's progress is reported once, at its end.
+    func buffered(
+        _ request: URLRequest,
+        maxBodySize: Int?,
+        send: (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        var request = request
+        if let upload {
+            _ = try uploadSize()
+            request.httpBody = try Data(contentsOf: upload)
+            let bytes = Int64(request.httpBody?.count ?? 0)
+            progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
+        }
+        let (data, head) = try await send(request)
+        var body = try ResponseBody(status: head.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
+        do {
+            try data.withUnsafeBytes { bytes in try body.append(bytes) }?.report()
+            let (saved, last) = try body.finish()
+            last?.report()
+            return (saved, head)
+        } catch {
+            body.abandon()
+            throw error
+        }
+    }
+}
+
+/// A progress report due, with the closure it goes to; reported outside any lock.
+struct DueProgress {
+    let progress: TransferProgress
+    let receiver: @Sendable (TransferProgress) -> Void
+
+    func report() { receiver(progress) }
+}
+
+/// Counts a transfer's bytes and says when a report is due: about every hundredth of the expected bytes, and at
+/// least every 64 KiB, so a 1 GB transfer makes about a hundred reports rather than one per chunk.
+struct ProgressCounter {
+    let direction: TransferProgress.Direction
+    let expected: Int64?
+    let receiver: (@Sendable (TransferProgress) -> Void)?
+    private(set) var bytes: Int64 = 0
+    private var reported: Int64 = -1
+
+    init(_ direction: TransferProgress.Direction, expected: Int64?, receiver: (@Sendable (TransferProgress) -> Void)?) {
+        self.direction = direction
+        self.expected = expected
+        self.receiver = receiver
+    }
+
+    private var step: Int64 { max(65_536, (expected ?? 0) / 100) }
+
+    /// Counts `count` more bytes; returns the report that is due, if one is.
+    mutating func add(_ count: Int) -> DueProgress? {
+        bytes += Int64(count)
+        return bytes - reported >= step ? due() : nil
+    }
+
+    /// The last report, unless the bytes so far were reported already or there were none to expect.
+    mutating func end() -> DueProgress? {
+        bytes == reported || (bytes == 0 && expected == nil) ? nil : due()
+    }
+
+    private mutating func due() -> DueProgress? {
+        guard let receiver else { return nil }
+        reported = bytes
+        return DueProgress(
+            progress: TransferProgress(direction: direction, bytes: bytes, expectedBytes: expected), receiver: receiver)
+    }
+}
+
+/// A ``Transport`` that streams a ``Transfer/current`` transfer itself: the upload from its file, the body to its
+/// destination, with progress as the bytes go. ``Webservice`` gives other transports the upload in memory and saves
+/// the body they return.
+protocol TransfersFiles: Transport {}
