@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ResourceKitTests",
-            dependencies: ["ResourceKit"],
+            dependencies: ["ResourceKit", "ResourceKitTesting"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the ResourceKit documentation with DocC and fails on any warning: broken symbol links in the catalog or in
+# Builds one library's documentation with DocC and fails on any warning: broken symbol links in the catalog or in
 # `///` comments, invalid parameter documentation, unresolved topics, and public symbols without documentation.
 #
-# Run from the repository root:  Scripts/docc.sh
+# Run from the repository root:  Scripts/docc.sh [module]     (ResourceKit by default, or ResourceKitTesting)
 #
 # Environment:
 #   SCRATCH      build directory (default .build-docc, so it doesn't contend with .build)
@@ -10,7 +10,7 @@
 #   DOCC_OUTPUT  keep the .doccarchive here (default: a temporary directory, removed on exit)
 set -euo pipefail
 
-module=ResourceKit
+module="${1:-ResourceKit}"
 catalog="Sources/$module/$module.docc"
 scratch="${SCRATCH:-.build-docc}"
 start=$SECONDS
@@ -60,7 +60,7 @@ if [[ ! -f "$work/all-graphs/$module.symbols.json" ]]; then
     echo "error: the build emitted no symbol graph for $module." >&2
     exit 1
 fi
-# Keep only ResourceKit's own graphs (ResourceKit.symbols.json and ResourceKit@<ExtendedModule>.symbols.json).
+# Keep only the module's own graphs ($module.symbols.json and $module@<ExtendedModule>.symbols.json).
 cp "$work/all-graphs/$module.symbols.json" "$graphs/"
 for graph in "$work/all-graphs/$module"@*.symbols.json; do
     [[ -f "$graph" ]] && cp "$graph" "$graphs/"
@@ -81,7 +81,7 @@ fi
 
 # 2. Every public symbol declared in the sources needs a `///` comment of its own; docc doesn't warn about
 #    undocumented symbols. Symbols without a source location (protocol default implementations such as
-#    `LocalizedError.failureReason`) are inherited and skipped.
+#    `LocalizedError.failureReason`) or declared in another module's sources are inherited and skipped.
 cat >"$work/CheckDocs.swift" <<'SWIFT'
 import Foundation
 
@@ -114,14 +114,16 @@ for path in CommandLine.arguments.dropFirst(2) {
     let graph = try JSONDecoder().decode(Graph.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     for symbol in graph.symbols where symbol.kind.identifier != "swift.extension" {
         guard let location = symbol.location else { continue }
+        var file = URL(string: location.uri)?.path ?? location.uri
+        if file.hasPrefix(root) { file.removeFirst(root.count) }
+        // Declared in another module, such as ResourceKit's default `Transport.data(for:maxBodySize:)`: inherited.
+        guard file.hasPrefix("Sources/\(module)/") else { continue }
         declared += 1
         let hasOwnComment = symbol.docComment.map { comment in
             (comment.module ?? module) == module
                 && comment.lines.contains { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
         } ?? false
         if !hasOwnComment {
-            var file = URL(string: location.uri)?.path ?? location.uri
-            if file.hasPrefix(root) { file.removeFirst(root.count) }
             let name = symbol.pathComponents.joined(separator: ".")
             undocumented.append(
                 "\(file):\(location.position.line + 1):\(location.position.character + 1): "

@@ -5,7 +5,7 @@ import ResourceKit
     import FoundationNetworking
 #endif
 
-/// A ``Transport`` that sends requests through another one and saves each exchange as a fixture file in a directory,
+/// A `Transport` that sends requests through another one and saves each exchange as a fixture file in a directory,
 /// credentials redacted, for a ``ReplayTransport`` to serve later.
 ///
 /// Run your tests once against the real server with a recording transport, commit the directory, and from then on
@@ -43,7 +43,7 @@ public struct RecordingTransport: Transport {
     }
 }
 
-/// A ``Transport`` that answers from the fixture files a ``RecordingTransport`` saved, by method and URL.
+/// A `Transport` that answers from the fixture files a ``RecordingTransport`` saved, by method and URL.
 ///
 /// A request with no recorded exchange fails with `URLError(.unsupportedURL)` naming it.
 public struct ReplayTransport: Transport {

@@ -19,7 +19,7 @@ extension Resource {
     ///   - status: The response's status code.
     ///   - headers: The response's header fields.
     /// - Returns: The model.
-    /// - Throws: The error reading the file, or the ``WebserviceError`` ``Webservice/load(_:)`` would throw.
+    /// - Throws: The error reading the file, or the `WebserviceError` `Webservice.load(_:)` would throw.
     public func value(
         fromFixture url: URL,
         status: Int = 200,

@@ -5,7 +5,7 @@ import ResourceKit
     import FoundationNetworking
 #endif
 
-/// A ``Transport`` for your tests that answers by method and URL pattern, and records every request it is sent.
+/// A `Transport` for your tests that answers by method and URL pattern, and records every request it is sent.
 ///
 /// The first route whose method and pattern match answers; a request no route matches fails with
 /// `URLError(.unsupportedURL)` naming it, so a test fails loudly rather than against a made-up response.
@@ -14,7 +14,7 @@ import ResourceKit
 /// let stub = StubTransport([
 ///     .init("GET", "/episodes", .fixture(Bundle.module.url(forResource: "episodes", withExtension: "json")!)),
 ///     .init("POST", "/episodes", .status(201)),
-///     .init("GET", "/episodes/*/media", .failure(.timedOut)),
+///     .init("*", "/episodes/*/media", .failure(.timedOut)),
 /// ])
 /// let episodes = try await Webservice(transport: stub).load(Episode.all)
 /// #expect(await stub.requests.map(\.url?.path) == ["/episodes"])
@@ -22,18 +22,22 @@ import ResourceKit
 public struct StubTransport: Transport {
     /// One rule: a method, a URL pattern, and the answer.
     public struct Route: Sendable {
-        /// The method, in uppercase.
+        /// The method in uppercase, or `*` for any method.
         public var method: String
         /// The URLs the route answers.
         public var pattern: URLPattern
         /// What it answers.
         public var answer: StubAnswer
 
-        /// A route for `method` (any letter case) and `pattern`.
+        /// A route for `method` (any letter case, or `*` for any method) and `pattern`.
         public init(_ method: String, _ pattern: String, _ answer: StubAnswer) {
             self.method = method.uppercased()
             self.pattern = URLPattern(pattern)
             self.answer = answer
+        }
+
+        func matches(_ method: String, _ url: URL) -> Bool {
+            (self.method == "*" || self.method == method) && pattern.matches(url)
         }
     }
 
@@ -55,12 +59,11 @@ public struct StubTransport: Transport {
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         await log.record(request)
         let method = request.httpMethod ?? "GET"
-        guard let url = request.url, let route = routes.first(where: { $0.method == method && $0.pattern.matches(url) })
-        else {
+        guard let url = request.url, let route = routes.first(where: { $0.matches(method, url) }) else {
             let reason = "No stub route answers \(method) \(request.url?.absoluteString ?? "(no URL")."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
-        return try await route.answer.response(to: url)
+        return try await route.answer.response(to: request, at: url)
     }
 
     private actor Log {
@@ -75,6 +78,8 @@ public struct StubAnswer: Sendable {
         case response(status: Int, headers: [String: String], body: Data)
         case fixture(URL, status: Int, headers: [String: String])
         case failure(URLError.Code)
+        case computed(@Sendable (URLRequest) async throws -> StubAnswer)
+        case sequence([StubAnswer], Turns)
     }
 
     private let kind: Kind
@@ -104,6 +109,26 @@ public struct StubAnswer: Sendable {
         StubAnswer(kind: .failure(code))
     }
 
+    /// The answer `answer` returns for each request when it arrives; any error it throws is the transport's.
+    ///
+    /// ```swift
+    /// .computed { request in
+    ///     request.value(forHTTPHeaderField: "Authorization") == "Bearer t1" ? .json("{}") : .status(401)
+    /// }
+    /// ```
+    public static func computed(_ answer: @escaping @Sendable (URLRequest) async throws -> StubAnswer) -> StubAnswer {
+        StubAnswer(kind: .computed(answer))
+    }
+
+    /// `answers` in turn, one a request, the last one repeating; copies of the answer share the turn.
+    ///
+    /// ```swift
+    /// .sequence([.status(503), .status(503), .json("[]")])  // fails twice, then answers
+    /// ```
+    public static func sequence(_ answers: [StubAnswer]) -> StubAnswer {
+        StubAnswer(kind: .sequence(answers, Turns()))
+    }
+
     /// This answer, after `seconds`; a cancelled load stops waiting.
     public func delayed(by seconds: TimeInterval) -> StubAnswer {
         var delayed = self
@@ -111,7 +136,7 @@ public struct StubAnswer: Sendable {
         return delayed
     }
 
-    fileprivate func response(to url: URL) async throws -> (Data, URLResponse) {
+    fileprivate func response(to request: URLRequest, at url: URL) async throws -> (Data, URLResponse) {
         if delay > 0 {
             try await Task.sleep(nanoseconds: UInt64(min(delay, 1_000_000) * 1_000_000_000))
         }
@@ -121,10 +146,27 @@ public struct StubAnswer: Sendable {
         case .fixture(let file, let code, let fields):
             (status, headers, body) = (code, fields, try Data(contentsOf: file))
         case .failure(let code): throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        case .computed(let answer): return try await answer(request).response(to: request, at: url)
+        case .sequence(let answers, let turns):
+            guard !answers.isEmpty else {
+                throw URLError(
+                    .badServerResponse, userInfo: [NSLocalizedDescriptionKey: "An empty sequence answers nothing."])
+            }
+            return try await answers[min(await turns.next(), answers.count - 1)].response(to: request, at: url)
         }
         guard
             let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
         else { throw URLError(.badServerResponse) }
         return (body, response)
+    }
+
+    /// How many requests a ``sequence(_:)`` has answered.
+    private actor Turns {
+        private var count = 0
+
+        func next() -> Int {
+            defer { count += 1 }
+            return count
+        }
     }
 }

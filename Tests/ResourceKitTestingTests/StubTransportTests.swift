@@ -74,4 +74,42 @@ import Testing
         slow.cancel()
         await #expect(throws: CancellationError.self) { try await slow.value }
     }
+
+    @Test func theMethodStarMatchesAnyMethodAndAComputedAnswerReadsTheRequest() async throws {
+        struct Unplugged: Error {}
+        let stub = StubTransport([
+            .init("GET", "/unplugged", .computed { _ in throw Unplugged() }),
+            .init(
+                "*", "/**",
+                .computed { request in
+                    request.value(forHTTPHeaderField: "Authorization") == "Bearer t1"
+                        ? .status(200, body: Data((request.httpMethod ?? "").utf8)) : .status(401)
+                }),
+        ])
+        let webservice = Webservice(transport: stub)
+        var delete = Resource<Data>(url: base.appendingPathComponent("episodes/1"), method: .delete)
+        delete.headers["Authorization"] = "Bearer t1"
+        #expect(try await webservice.load(delete) == Data("DELETE".utf8))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: base.appendingPathComponent("episodes")))
+        }
+        #expect(error.statusCode == 401)
+        let unplugged = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(Resource<Data>(url: base.appendingPathComponent("unplugged")))
+        }
+        #expect(unplugged.underlyingError is Unplugged)
+    }
+
+    @Test func aSequenceAnswersInTurnRepeatsItsLastAndItsCopiesShareTheTurn() async throws {
+        let stub = StubTransport([.init("GET", "/thing", .sequence([.status(503), .json("1"), .json("2")]))])
+        let copy = stub
+        let thing = Resource<Int>(get: base.appendingPathComponent("thing"))
+        await #expect(throws: WebserviceError.self) { try await Webservice(transport: stub).load(thing) }
+        #expect(try await Webservice(transport: copy).load(thing) == 1)
+        #expect(try await Webservice(transport: stub).load(thing) == 2)
+        #expect(try await Webservice(transport: stub).load(thing) == 2)
+        #expect(await stub.requests.count == 4)
+        let empty = Webservice(transport: StubTransport([.init("GET", "/thing", .sequence([]))]))
+        await #expect(throws: WebserviceError.self) { try await empty.load(thing) }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -77,7 +78,7 @@ struct APIError: Error, Decodable, Equatable {
 
     @Test func loadThrowsTheAPIErrorThroughTheTransport() async throws {
         let body = try fixture("error-404.json")
-        let service = Webservice(transport: StubTransport.answering(404, body: body))
+        let service = Webservice(transport: StubTransport.answering(.status(404, body: body)))
         let error = try await #require(throws: WebserviceError.self) {
             try await service.load(Episode.all.decodingAPIErrors(as: APIError.self))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Synchronization
 import Testing
 
@@ -30,10 +31,11 @@ import Testing
     /// A server that accepts only `accepted` and answers 401 otherwise.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private static func server(accepting accepted: String) -> StubTransport {
-        StubTransport { request in
-            let statusCode = request.value(forHTTPHeaderField: "Authorization") == accepted ? 200 : 401
-            return (Data("ok".utf8), try httpResponse(statusCode, url: request.url ?? baseURL, headers: [:]))
-        }
+        StubTransport.answering(
+            .computed { request in
+                .status(
+                    request.value(forHTTPHeaderField: "Authorization") == accepted ? 200 : 401, body: Data("ok".utf8))
+            })
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -49,7 +51,7 @@ import Testing
         for url in urls {
             _ = try? await webservice.load(Resource<Data>(url: try #require(URL(string: url))))
         }
-        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
+        let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
         #expect(sent == ["Bearer t1", "Bearer t1", nil, nil, nil])
         #expect(tokens.issued == 1)
     }
@@ -61,7 +63,7 @@ import Testing
         var resource = thing()
         resource.headers["authorization"] = "Bearer mine"
         _ = try await Webservice(transport: transport, middleware: [authentication]).load(resource)
-        #expect(await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer mine"])
+        #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer mine"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -77,7 +79,7 @@ import Testing
         #expect(values == Array(repeating: "ok", count: 50))
         #expect(tokens.issued == 2)
         #expect(tokens.rejected == [nil, "Bearer t1"])
-        let requests = await transport.log.requests
+        let requests = await transport.requests
         #expect(requests.count == 100)
         #expect(requests.filter { $0.value(forHTTPHeaderField: "Authorization") == "Bearer t2" }.count == 50)
         #expect(events.events.filter { if case .credentialRefreshed = $0.kind { true } else { false } }.count == 1)
@@ -92,7 +94,7 @@ import Testing
             try await Webservice(transport: transport, middleware: [authentication]).load(thing())
         }
         #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 401)
-        #expect(await transport.log.requests.count == 2)
+        #expect(await transport.requests.count == 2)
         #expect(tokens.issued == 2)
     }
 
@@ -127,16 +129,16 @@ import Testing
         }
         #expect(errors.count { $0 is WebserviceError } == 20)
         #expect(calls.withLock { $0 } == 2)
-        #expect(await transport.log.requests.count == 20)
+        #expect(await transport.requests.count == 20)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theRejectionStatusesAreConfigurable() async throws {
         let tokens = Tokens()
-        let transport = StubTransport { request in
-            let accepted = request.value(forHTTPHeaderField: "X-Key") == "Bearer t2"
-            return (Data("ok".utf8), try httpResponse(accepted ? 200 : 403, headers: [:]))
-        }
+        let transport = StubTransport.answering(
+            .computed { request in
+                .status(request.value(forHTTPHeaderField: "X-Key") == "Bearer t2" ? 200 : 403, body: Data("ok".utf8))
+            })
         let authentication = Authentication(for: [baseURL], headerField: "X-Key", refreshingOn: [403]) {
             try await tokens.next(rejecting: $0)
         }
@@ -154,7 +156,7 @@ import Testing
         #expect(error.underlyingError is WebserviceError)
         guard case .authentication = error else { throw UnexpectedCase() }
         #expect(!error.description.contains("X-Injected"))
-        #expect(await transport.log.requests.isEmpty)
+        #expect(await transport.requests.isEmpty)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -169,18 +171,19 @@ import Testing
         try await Task.sleep(for: .milliseconds(20))
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
-        #expect(await transport.log.requests.isEmpty)
+        #expect(await transport.requests.isEmpty)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(.timeLimit(.minutes(1)))
     func aProviderThatLoadsItsTokenThroughTheSameMiddlewareDoesNotWaitForItself() async throws {
-        let transport = StubTransport { request in
-            let accepted =
-                request.url?.lastPathComponent == "token"
-                || request.value(forHTTPHeaderField: "Authorization") == "Bearer from-the-token-endpoint"
-            return (Data("ok".utf8), try httpResponse(accepted ? 200 : 401, url: request.url ?? baseURL, headers: [:]))
-        }
+        let transport = StubTransport.answering(
+            .computed { request in
+                let accepted =
+                    request.url?.lastPathComponent == "token"
+                    || request.value(forHTTPHeaderField: "Authorization") == "Bearer from-the-token-endpoint"
+                return .status(accepted ? 200 : 401, body: Data("ok".utf8))
+            })
         let tokenService = Mutex<Webservice?>(nil)
         let authentication = Authentication(for: [baseURL]) { _ in
             let webservice = try #require(tokenService.withLock { $0 })
@@ -190,7 +193,7 @@ import Testing
         let webservice = Webservice(transport: transport, middleware: [authentication])
         tokenService.withLock { $0 = webservice }
         #expect(try await webservice.load(thing()) == "ok")
-        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
+        let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
         #expect(sent == [nil, "Bearer from-the-token-endpoint"])
     }
 }

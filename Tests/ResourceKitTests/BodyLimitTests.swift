@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,12 +21,16 @@ import Testing
 
     /// A web service whose transport answers every request with a `200` and `count` bytes.
     private func service(answering count: Int) -> Webservice {
-        Webservice(transport: StubTransport.answering(200, body: Data(repeating: 0x61, count: count)))
+        Webservice(transport: StubTransport.answering(.status(200, body: Data(repeating: 0x61, count: count))))
     }
 
-    /// A transport that answers `body` with a `200`, stopping at the limit it is given or not.
-    private func transport(answering body: Data, stopsAtBodyLimit: Bool = true) -> StubTransport {
-        StubTransport.answering(200, body: body, stopsAtBodyLimit: stopsAtBodyLimit)
+    /// A transport that answers `body` with `status`, stopping at the limit it is given or not.
+    private func transport(
+        _ status: Int = 200,
+        answering body: Data,
+        stopsAtBodyLimit: Bool = true
+    ) -> LimitedTransport {
+        LimitedTransport(stub: .answering(.status(status, body: body)), stopsAtBodyLimit: stopsAtBodyLimit)
     }
 
     // MARK: Checking the body's size
@@ -66,12 +71,12 @@ import Testing
     @Test(arguments: [500, 200])
     func loadChecksTheSizeWhenATransportIgnoresTheLimit(statusCode: Int) async throws {
         // A limit applies to the body of an unacceptable status too.
-        let transport = StubTransport.answering(statusCode, body: Data(repeating: 0x61, count: 20))
+        let transport = transport(statusCode, answering: Data(repeating: 0x61, count: 20), stopsAtBodyLimit: false)
         let error = try await #require(throws: WebserviceError.self) {
             try await Webservice(transport: transport).load(bytes(limit: 10))
         }
         #expect(try requireCase(\.bodyTooLarge, of: error) == 10)
-        #expect(await transport.log.bodyLimits == [10])
+        #expect(await transport.bodyLimits.all == [10])
     }
 
     // MARK: What the transport is told
@@ -85,14 +90,14 @@ import Testing
         var resource = bytes(limit: limit)
         resource.timeout = timeout
         #expect(try await Webservice(transport: transport).load(resource) == Data("12345".utf8))
-        #expect(await transport.log.bodyLimits == [limit])
+        #expect(await transport.bodyLimits.all == [limit])
     }
 
     @Test func transportUnderALimiterIsGivenTheLimitToo() async throws {
         let transport = transport(answering: Data("12345".utf8))
         let service = Webservice(transport: transport, maxConcurrentLoads: 1)
         #expect(try await service.load(bytes(limit: 5)) == Data("12345".utf8))
-        #expect(await transport.log.bodyLimits == [5])
+        #expect(await transport.bodyLimits.all == [5])
     }
 
     @Test func transportThatStopsEarlyHasItsErrorReportedAsItIs() async throws {
@@ -101,13 +106,14 @@ import Testing
             try await Webservice(transport: transport).load(bytes(limit: 8))
         }
         #expect(try requireCase(\.bodyTooLarge, of: error) == 8)
-        #expect(await transport.log.bodyLimits == [8])
+        #expect(await transport.bodyLimits.all == [8])
     }
 
     @Test(arguments: timeouts)
     func transportsOwnBodyTooLargeIsRethrownUnchanged(timeout: TimeInterval?) async throws {
         // The transport's limit of 5 differs from the resource's 10: the error is the transport's, not rebuilt.
-        let service = Webservice(transport: StubTransport { _ in throw WebserviceError.bodyTooLarge(limit: 5) })
+        let service = Webservice(
+            transport: StubTransport.answering(.computed { _ in throw WebserviceError.bodyTooLarge(limit: 5) }))
         var resource = bytes(limit: 10)
         resource.timeout = timeout
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
@@ -157,7 +163,7 @@ import Testing
 
     @Test func cachedBodyLargerThanALaterLimitIsTooLarge() async throws {
         let transport = StubTransport.answering(
-            200, body: Data(repeating: 0x61, count: 100), headers: ["Cache-Control": "max-age=60"])
+            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data(repeating: 0x61, count: 100)))
         let service = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1_000_000))
         #expect(try await service.load(bytes("feed", limit: nil)).count == 100)
         let error = try await #require(throws: WebserviceError.self) {
@@ -165,13 +171,13 @@ import Testing
         }
         #expect(try requireCase(\.bodyTooLarge, of: error) == 99)
         #expect(try await service.load(bytes("feed", limit: 100)).count == 100)
-        #expect(await transport.log.requests.count == 1, "the later loads were answered from the cache")
+        #expect(await transport.requests.count == 1, "the later loads were answered from the cache")
     }
 
     @Test func bodyRefusedAsTooLargeIsNotCached() async throws {
         let cache = ResponseCache(byteLimit: 1_000_000)
         let transport = StubTransport.answering(
-            200, body: Data(repeating: 0x61, count: 100), headers: ["Cache-Control": "max-age=60"])
+            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data(repeating: 0x61, count: 100)))
         let service = Webservice(transport: transport, cache: cache)
         await #expect(throws: WebserviceError.self) { try await service.load(bytes("feed", limit: 10)) }
         #expect(await cache.count == 0)
@@ -217,5 +223,27 @@ import Testing
         let limit = Mirror(reflecting: child.value).children.first
         #expect(limit?.label == "limit")
         #expect(limit?.value as? Int == 1024)
+    }
+}
+
+/// A transport that is told the body limit, as `URLSessionTransport` is, over a stub: it notes each request's limit,
+/// `nil` where it was asked for the whole body, and when `stopsAtBodyLimit`, a longer body throws `bodyTooLarge`.
+private struct LimitedTransport: Transport {
+    let stub: StubTransport
+    var stopsAtBodyLimit: Bool
+    let bodyLimits = Notes<Int?>()
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        await bodyLimits.append(nil)
+        return try await stub.data(for: request)
+    }
+
+    func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
+        await bodyLimits.append(maxBodySize)
+        let (body, response) = try await stub.data(for: request)
+        if stopsAtBodyLimit, body.count > maxBodySize {
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+        }
+        return (body, response)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -47,7 +48,7 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func requestsThatDifferInAHeaderFieldMethodOrBodyLimitAreSentApart() async throws {
-        let stalling = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
+        let stalling = StubTransport.stalling
         let webservice = Webservice(transport: stalling, middleware: [Deduplication()])
         var other = Resource<Data>(url: baseURL)
         other.headers["Authorization"] = "Bearer someone-else"
@@ -57,7 +58,7 @@ import Testing
             Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data())), limited,
         ]
         let tasks = resources.map { resource in Task { try await webservice.load(resource) } }
-        try await eventually("four requests reached the transport") { await stalling.log.requests.count == 4 }
+        try await eventually("four requests reached the transport") { await stalling.requests.count == 4 }
         for task in tasks { task.cancel() }
     }
 
@@ -73,15 +74,15 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theSharedRequestIsCancelledWhenEveryCallerIs() async throws {
-        let cancelled = StubTransport(respond: StubTransport.stalling.respond)  // a log of its own
+        let cancelled = StubTransport.stalling
         let webservice = Webservice(transport: cancelled, middleware: [Deduplication()])
         let tasks = (0..<3).map { _ in Task { try await webservice.load(Resource<Data>(url: baseURL)) } }
-        try await eventually("the request reached the transport") { await cancelled.log.requests.count == 1 }
+        try await eventually("the request reached the transport") { await cancelled.requests.count == 1 }
         for task in tasks { task.cancel() }
         for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
         // The stalling transport returns only when cancelled: a new load finds no flight to join and sends again.
         let again = Task { try await webservice.load(Resource<Data>(url: baseURL)) }
-        try await eventually("a new request was sent") { await cancelled.log.requests.count == 2 }
+        try await eventually("a new request was sent") { await cancelled.requests.count == 2 }
         again.cancel()
     }
 }

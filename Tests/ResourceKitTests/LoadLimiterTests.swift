@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ResourceKitTesting
 import Testing
 
 @testable import ResourceKit
@@ -158,14 +159,15 @@ import Testing
         // response arrives: the parse can only see "b" sent if "a" gave its place back before parsing.
         let bSent = DispatchSemaphore(value: 0)
         let service = Webservice(
-            transport: StubTransport { request in
-                if request.url?.lastPathComponent == "a" {
-                    try await gate.pass("a")
-                } else {
-                    bSent.signal()
-                }
-                return (Data(), try httpResponse(200, url: try #require(request.url)))
-            },
+            transport: StubTransport.answering(
+                .computed { request in
+                    if request.url?.lastPathComponent == "a" {
+                        try await gate.pass("a")
+                    } else {
+                        bSent.signal()
+                    }
+                    return .status(200)
+                }),
             maxConcurrentLoads: 1
         )
         let limiter = try #require(service.limiter)
@@ -187,12 +189,12 @@ import Testing
     func limitBelowOneLoadsOneAtATime(limit: Int) async throws {
         #expect(LoadLimiter(maxConcurrentLoads: limit).maxConcurrentLoads == 1)
         let service = Webservice(
-            transport: StubTransport.answering(200, body: Data("[]".utf8)), maxConcurrentLoads: limit)
+            transport: StubTransport.answering(.json("[]")), maxConcurrentLoads: limit)
         try #require(service.limiter?.maxConcurrentLoads == 1)
         #expect(try await service.load(Episode.all).isEmpty)
     }
 
     @Test func webServiceWithoutALimitHasNoLimiter() {
-        #expect(Webservice(transport: StubTransport.answering(200, body: Data())).limiter == nil)
+        #expect(Webservice(transport: StubTransport.answering(.status(200))).limiter == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Synchronization
 import Testing
 
@@ -68,28 +69,26 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theFirstMiddlewareIsOutermostAndEachChangesTheRequest() async throws {
-        let (trail, transport) = (Trail(), StubTransport.answering(200, body: Data("ok".utf8)))
+        let (trail, transport) = (Trail(), StubTransport.answering(.status(200, body: Data("ok".utf8))))
         let webservice = Webservice(
             transport: transport, middleware: [Tracer(name: "a", trail: trail), Tracer(name: "b", trail: trail)])
         #expect(try await webservice.load(thing()) == "ok")
         #expect(trail.all == ["a in", "b in", "b out", "a out"])
-        #expect(await transport.log.requests.map { $0.value(forHTTPHeaderField: "X-Trail") } == ["a,b"])
+        #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "X-Trail") } == ["a,b"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aMiddlewareMayAnswerWithoutTheTransportAndTheResourceStillParses() async throws {
-        let transport = StubTransport.answering(500, body: Data())
+        let transport = StubTransport.answering(.status(500))
         let webservice = Webservice(transport: transport, middleware: [Answering()])
         #expect(try await webservice.load(thing()) == "from the middleware")
-        #expect(await transport.log.requests.isEmpty)
+        #expect(await transport.requests.isEmpty)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func middlewareSeesTransportErrorsAsLoadThrowsThemWithoutCredentials() async throws {
         let caught = Trail()
-        let transport = StubTransport { request in
-            throw URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
-        }
+        let transport = StubTransport.answering(.failure(.networkConnectionLost))
         let webservice = Webservice(transport: transport, middleware: [Catching(caught: caught)])
         var resource = thing()
         resource.queryItems = [URLQueryItem(name: "access_token", value: "s3cr3t-token")]
@@ -104,7 +103,8 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFreshCachedResponseAnswersBeforeTheChain() async throws {
         let trail = Trail()
-        let transport = StubTransport.answering(200, body: Data("ok".utf8), headers: ["Cache-Control": "max-age=60"])
+        let transport = StubTransport.answering(
+            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("ok".utf8)))
         let webservice = Webservice(
             transport: transport, cache: ResponseCache(byteLimit: 10_000),
             middleware: [Tracer(name: "a", trail: trail)])

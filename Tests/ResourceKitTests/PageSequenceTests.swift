@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitTesting
 import Testing
 
 @testable import ResourceKit
@@ -11,14 +12,15 @@ import Testing
 @Suite struct PageSequenceTests {
     /// A server whose pages answer their own number, with a `Link` to the next one while there is one.
     private static func server(pages: Int, link: @escaping @Sendable (Int) -> String?) -> StubTransport {
-        StubTransport { request in
-            let url = try #require(request.url)
-            let number =
-                Int(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? "") ?? 1
-            guard number <= pages else { return (Data(), try httpResponse(404, url: url, headers: [:])) }
-            let headers = (number < pages ? link(number + 1) : nil).map { ["Link": $0] } ?? [:]
-            return (Data("\(number)".utf8), try httpResponse(200, url: url, headers: headers))
-        }
+        StubTransport.answering(
+            .computed { request in
+                let url = try #require(request.url)
+                let number =
+                    Int(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? "") ?? 1
+                guard number <= pages else { return .status(404) }
+                let headers = (number < pages ? link(number + 1) : nil).map { ["Link": $0] } ?? [:]
+                return .status(200, headers: headers, body: Data("\(number)".utf8))
+            })
     }
 
     private static let firstPage = Resource<String>(
@@ -33,7 +35,7 @@ import Testing
         var loaded: [String] = []
         for try await page in pages(of: transport) { loaded.append(page) }
         #expect(loaded == ["1", "2", "3"])
-        #expect(await transport.log.requests.count == 3)
+        #expect(await transport.requests.count == 3)
     }
 
     @Test func aFailingPageEndsTheSequenceWithItsErrorAfterThePagesBefore() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 /// A property list that nests arrays and dictionaries too deeply is rejected before it is decoded; deep JSON throws.
@@ -46,7 +47,7 @@ import Testing
     func deeplyNestedJSONThrowsInsteadOfCrashing(resource: String) async throws {
         let deep = Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8)
         let work: () async throws -> String = {
-            let service = Webservice(transport: StubTransport.answering(200, body: deep))
+            let service = Webservice(transport: StubTransport.answering(.status(200, body: deep)))
             if resource == "Decodable" {
                 _ = try await service.load(Resource<Nested>(get: baseURL))
             } else {
@@ -124,7 +125,7 @@ import Testing
 /// Loads `body` as a property list into ``Nested`` and says how it ended: `decoded <depth>`, or the
 /// `DecodingError`'s case and description.
 private func load(_ body: Data) async throws -> String {
-    let service = Webservice(transport: StubTransport.answering(200, body: body, headers: [:]))
+    let service = Webservice(transport: StubTransport.answering(.status(200, body: body)))
     do {
         let value = try await service.load(Resource<Nested>(url: baseURL, propertyListDecoder: PropertyListDecoder()))
         return "decoded \(value.depth)"

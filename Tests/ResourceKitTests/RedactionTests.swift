@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ import Testing
     }
 
     private func failure(throwing error: any Error) async throws -> WebserviceError {
-        let webservice = Webservice(transport: StubTransport { _ in throw error })
+        let webservice = Webservice(transport: StubTransport.answering(.computed { _ in throw error }))
         return try await #require(throws: WebserviceError.self) { try await webservice.load(Self.resource) }
     }
 
@@ -73,13 +74,13 @@ import Testing
     }
 
     @Test func headerValueWithALineBreakIsNeverSent() async throws {
-        let transport = StubTransport.answering(200, body: Data())
+        let transport = StubTransport.answering(.status(200))
         let webservice = Webservice(transport: transport)
         var resource = Self.resource
         resource.headers["X-Token"] = "t0ken\r\nX-Injected: yes"
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect("\(try requireCase(\.encoding, of: error))".contains("X-Token"))
-        #expect(await transport.log.requests.isEmpty)
+        #expect(await transport.requests.isEmpty)
         expectNoSecret(in: error)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,10 +10,10 @@ import Testing
 /// A fake loader that answers each URL with fixture bytes, run through the resource's own parse.
 private struct FixtureLoader: ResourceLoading {
     var fixtures: [URL: Data]
-    var log = RequestLog()
+    let requests = Notes<URLRequest>()
 
     func load<A>(_ resource: Resource<A>) async throws -> A {
-        await log.record(URLRequest(resource: resource), bodyLimit: resource.maxBodySize)
+        await requests.append(URLRequest(resource: resource))
         guard let body = fixtures[resource.url] else { throw URLError(.fileDoesNotExist) }
         return try resource.parse(body, nil)
     }
@@ -47,8 +48,8 @@ private struct FixtureLoader: ResourceLoading {
         await list.refresh()
         #expect(list.titles == ["Networking", "Networking: POST Requests", "Loading View Controllers"])
         #expect(list.failure == nil)
-        #expect(await loader.log.requests.map(\.httpMethod) == ["GET"])
-        #expect(await loader.log.requests.first?.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(await loader.requests.all.map(\.httpMethod) == ["GET"])
+        #expect(await loader.requests.all.first?.value(forHTTPHeaderField: "Accept") == "application/json")
     }
 
     @Test @MainActor func viewModelReportsABodyItCantParse() async throws {
@@ -60,7 +61,7 @@ private struct FixtureLoader: ResourceLoading {
 
     @Test func webserviceIsAResourceLoading() async throws {
         let loader: any ResourceLoading = Webservice(
-            transport: StubTransport.answering(200, body: try fixture("episodes.json")))
+            transport: StubTransport.answering(.status(200, body: try fixture("episodes.json"))))
         #expect(try await loader.load(Episode.all).count == 3)
         #expect(try await loader.load(Resource<Data>(url: episodesURL)) == fixture("episodes.json"))
     }

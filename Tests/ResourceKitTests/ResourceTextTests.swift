@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitTesting
 import Testing
 
 @testable import ResourceKit
@@ -164,7 +165,10 @@ import Testing
     @Test func loadDecodesWithTheResponsesCharset() async throws {
         let service = Webservice(
             transport: StubTransport.answering(
-                200, body: try fixture("text-latin1.txt"), headers: ["content-type": "text/plain; charset=iso-8859-1"]))
+                .status(
+                    200, headers: ["content-type": "text/plain; charset=iso-8859-1"],
+                    body: try fixture("text-latin1.txt"))
+            ))
         #expect(try await service.load(text) == "Grüße aus Köln\n")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -40,8 +41,8 @@ import Testing
 
     @Test func loadsThroughTheWebservice() async throws {
         let delete = try Resource<Void>(url: episodeURL, method: .delete)
-        try await Webservice(transport: StubTransport.answering(204, body: Data())).load(delete)
-        let failing = Webservice(transport: StubTransport.answering(500, body: Data()))
+        try await Webservice(transport: StubTransport.answering(.status(204))).load(delete)
+        let failing = Webservice(transport: StubTransport.answering(.status(500)))
         await #expect(throws: WebserviceError.self) { try await failing.load(delete) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -22,12 +23,13 @@ import Testing
     ) -> Webservice {
         let server = server
         return Webservice(
-            transport: StubTransport { request in
-                let number = await server.answer(request)
-                let body = String(number).padding(
-                    toLength: max(bodyLength, String(number).count), withPad: " ", startingAt: 0)
-                return (Data(body.utf8), try httpResponse(status, url: try #require(request.url), headers: headers))
-            },
+            transport: StubTransport.answering(
+                .computed { request in
+                    let number = await server.answer(request)
+                    let body = String(number).padding(
+                        toLength: max(bodyLength, String(number).count), withPad: " ", startingAt: 0)
+                    return .status(status, headers: headers, body: Data(body.utf8))
+                }),
             cache: cache
         )
     }
@@ -77,7 +79,7 @@ import Testing
     @Test func copiesOfAWebServiceAndWebServicesGivenTheCacheShareIt() async throws {
         let service = service()
         let copy = service
-        var other = Webservice(transport: StubTransport { _ in throw URLError(.notConnectedToInternet) })
+        var other = Webservice(transport: StubTransport.answering(.failure(.notConnectedToInternet)))
         other.cache = service.cache
         #expect(try await load(numbered(), with: service) == "1")
         #expect(try await load(numbered(), with: copy) == "1")
@@ -89,11 +91,11 @@ import Testing
         let gate = Gate()
         let cache = ResponseCache(byteLimit: 1_000_000)
         let service = Webservice(
-            transport: StubTransport { request in
-                if request.url?.lastPathComponent == "held" { try await gate.pass("held") }
-                let headers = ["Cache-Control": "max-age=60"]
-                return (Data("cached".utf8), try httpResponse(200, url: try #require(request.url), headers: headers))
-            },
+            transport: StubTransport.answering(
+                .computed { request in
+                    if request.url?.lastPathComponent == "held" { try await gate.pass("held") }
+                    return .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("cached".utf8))
+                }),
             maxConcurrentLoads: 1,
             cache: cache
         )
@@ -131,7 +133,7 @@ import Testing
         #expect(try await load(numbered(), with: service(cache: cache)) == "1")
         #expect(await cache.count == 1)
         let offline = Webservice(
-            transport: StubTransport { _ in throw URLError(.notConnectedToInternet) }, cache: cache)
+            transport: StubTransport.answering(.failure(.notConnectedToInternet)), cache: cache)
         await #expect(throws: WebserviceError.self) { try await load(numbered(), with: offline, at: 60) }
         #expect(await cache.count == 0)
         #expect(await cache.byteCount == 0)
@@ -148,19 +150,19 @@ import Testing
         events: EventLog? = nil
     ) -> (Webservice, StubTransport) {
         let server = server
-        let transport = StubTransport { request in
-            let number = await server.answer(request)
-            let url = try #require(request.url)
-            let matches = [("If-None-Match", "ETag"), ("If-Modified-Since", "Last-Modified")].contains {
-                field, validator in
-                validators[validator] != nil && request.value(forHTTPHeaderField: field) == validators[validator]
-            }
-            if matches {
-                return (Data(), try httpResponse(304, url: url, headers: ["Cache-Control": "max-age=60"]))
-            }
-            let headers = validators.merging(["Cache-Control": cacheControl]) { $1 }
-            return (Data(String(number).utf8), try httpResponse(200, url: url, headers: headers))
-        }
+        let transport = StubTransport.answering(
+            .computed { request in
+                let number = await server.answer(request)
+                let matches = [("If-None-Match", "ETag"), ("If-Modified-Since", "Last-Modified")].contains {
+                    field, validator in
+                    validators[validator] != nil && request.value(forHTTPHeaderField: field) == validators[validator]
+                }
+                if matches {
+                    return .status(304, headers: ["Cache-Control": "max-age=60"])
+                }
+                let headers = validators.merging(["Cache-Control": cacheControl]) { $1 }
+                return .status(200, headers: headers, body: Data(String(number).utf8))
+            })
         let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
         return (Webservice(transport: transport, cache: cache, observer: events?.observer), transport)
     }
@@ -171,7 +173,7 @@ import Testing
         let (service, transport) = revalidating(events: events)
         #expect(try await load(numbered(), with: service) == "1")
         #expect(try await load(numbered(), with: service) == "1")
-        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
+        let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
         #expect(sent == [nil, #""v1""#])
         #expect(events.descriptions.last == "GET https://api.example.com/feed: revalidated, answered from the cache")
     }
@@ -182,9 +184,9 @@ import Testing
         _ = try await load(numbered(), with: service)
         _ = try await load(numbered(), with: service, at: 1)
         #expect(try await load(numbered(), with: service, at: 60) == "1")
-        #expect(await transport.log.requests.count == 2)
+        #expect(await transport.requests.count == 2)
         #expect(try await load(numbered(), with: service, at: 61) == "1")
-        #expect(await transport.log.requests.count == 3)
+        #expect(await transport.requests.count == 3)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -194,7 +196,7 @@ import Testing
         _ = try await load(numbered(), with: service)
         #expect(try await load(numbered(), with: service, at: 5) == "1")
         #expect(try await load(numbered(), with: service, at: 10) == "1")
-        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "If-Modified-Since") }
+        let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "If-Modified-Since") }
         #expect(sent == [nil, lastModified])
     }
 
@@ -202,16 +204,17 @@ import Testing
     @Test func aChangedResourceAnswers200AndReplacesTheStoredResponse() async throws {
         let server = server
         // The resource changes with every request: its ETag is the request's number, so no validator ever matches.
-        let transport = StubTransport { request in
-            let number = await server.answer(request)
-            let headers = ["ETag": #""v\#(number)""#, "Cache-Control": "no-cache"]
-            return (Data(String(number).utf8), try httpResponse(200, url: try #require(request.url), headers: headers))
-        }
+        let transport = StubTransport.answering(
+            .computed { request in
+                let number = await server.answer(request)
+                let headers = ["ETag": #""v\#(number)""#, "Cache-Control": "no-cache"]
+                return .status(200, headers: headers, body: Data(String(number).utf8))
+            })
         let service = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1_000_000))
         #expect(try await load(numbered(), with: service) == "1")
         #expect(try await load(numbered(), with: service) == "2")
         #expect(try await load(numbered(), with: service) == "3")
-        let sent = await transport.log.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
+        let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") }
         #expect(sent == [nil, #""v1""#, #""v2""#])
     }
 
@@ -223,7 +226,7 @@ import Testing
         conditional.headers["If-None-Match"] = #""v1""#
         let error = try await #require(throws: WebserviceError.self) { try await load(conditional, with: service) }
         #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 304)
-        #expect(await transport.log.requests.count == 2)
+        #expect(await transport.requests.count == 2)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ResourceKitTesting
 import Testing
 
 @testable import ResourceKit
@@ -115,11 +115,11 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unavailableTwiceThenAnswerLoadsOnTheThirdAttempt() async throws {
-        let transport = StubTransport.scripted(.status(503), .status(503), .status(200, body: "done"))
+        let transport = StubTransport.answering(.sequence([.status(503), .status(503), .json("done")]))
         let (clock, events) = (VirtualClock(), EventLog())
         let value = try await Self.webservice(transport, clock: clock, events: events).load(thing())
         #expect(value == "done")
-        #expect(await transport.log.requests.count == 3)
+        #expect(await transport.requests.count == 3)
         #expect(clock.sleeps == [0.5, 1])
         #expect(
             events.descriptions.filter { $0.contains("retrying") } == [
@@ -130,7 +130,7 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func retryAfterSetsTheWait() async throws {
-        let transport = StubTransport.scripted(.status(429, headers: ["Retry-After": "7"]), .status(200))
+        let transport = StubTransport.answering(.sequence([.status(429, headers: ["Retry-After": "7"]), .status(200)]))
         let clock = VirtualClock()
         _ = try await Self.webservice(transport, clock: clock).load(thing())
         #expect(clock.sleeps == [7])
@@ -139,13 +139,13 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theFinalErrorSaysHowManyAttemptsWereMade() async throws {
         let clock = VirtualClock()
-        let unavailable = Self.webservice(.scripted(.status(503)), clock: clock)
+        let unavailable = Self.webservice(.answering(.status(503)), clock: clock)
         let error = try await #require(throws: WebserviceError.self) { try await unavailable.load(thing()) }
         #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 503)
         #expect(error.attempts == 3)
         #expect(error.description.hasSuffix("(3 attempts)"))
 
-        let lost = Self.webservice(.scripted(.failure(.networkConnectionLost)), clock: clock)
+        let lost = Self.webservice(.answering(.failure(.networkConnectionLost)), clock: clock)
         let failure = try await #require(throws: WebserviceError.self) { try await lost.load(thing()) }
         #expect((try requireCase(\.transport, of: failure) as? URLError)?.code == .networkConnectionLost)
         #expect(failure.attempts == 3)
@@ -154,40 +154,40 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailureNoAttemptCanCureEndsTheLoadAtOnce() async throws {
-        let transport = StubTransport.scripted(.status(404), .status(200))
+        let transport = StubTransport.answering(.sequence([.status(404), .status(200)]))
         let error = try await #require(throws: WebserviceError.self) {
             try await Self.webservice(transport, clock: VirtualClock()).load(thing())
         }
         #expect(error.attempts == 1)
-        #expect(await transport.log.requests.count == 1)
+        #expect(await transport.requests.count == 1)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func postIsRetriedOnlyOnRequest() async throws {
         let post = thing(.post(Data("{}".utf8)))
-        let once = StubTransport.scripted(.status(503), .status(200))
+        let once = StubTransport.answering(.sequence([.status(503), .status(200)]))
         await #expect(throws: WebserviceError.self) {
             try await Self.webservice(once, clock: VirtualClock()).load(post)
         }
-        #expect(await once.log.requests.count == 1)
+        #expect(await once.requests.count == 1)
 
-        let again = StubTransport.scripted(.status(503), .status(200))
+        let again = StubTransport.answering(.sequence([.status(503), .status(200)]))
         let policy = RetryPolicy(retriesEveryMethod: true)
         _ = try await Self.webservice(again, clock: VirtualClock(), policy: policy).load(post)
-        #expect(await again.log.requests.map(\.httpBody) == [Data("{}".utf8), Data("{}".utf8)])
+        #expect(await again.requests.map(\.httpBody) == [Data("{}".utf8), Data("{}".utf8)])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(.timeLimit(.minutes(1)))
     func cancellationDuringABackoffEndsTheLoadAtOnce() async throws {
-        let transport = StubTransport.scripted(.status(503))
+        let transport = StubTransport.answering(.status(503))
         let clock = VirtualClock(parks: true)
         let webservice = Self.webservice(transport, clock: clock)
         let load = Task { try await webservice.load(thing()) }
         try await eventually("the policy waits") { clock.sleeps.count == 1 }
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
-        #expect(await transport.log.requests.count == 1)
+        #expect(await transport.requests.count == 1)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -195,23 +195,13 @@ import Testing
     func theResourceTimeoutBoundsTheWholeLoadIncludingRetries() async throws {
         var resource = thing()
         resource.timeout = 0.2
-        let answered = Mutex(false)
-        let stalling = StubTransport { request in
-            // A 503 at once, then a server that never answers.
-            let first = answered.withLock { answered in
-                defer { answered = true }
-                return !answered
-            }
-            if first {
-                return (Data(), try httpResponse(503, url: request.url ?? baseURL, headers: [:]))
-            }
-            return try await StubTransport.stalling.respond(request)
-        }
+        // A 503 at once, then a server that never answers.
+        let stalling = StubTransport.answering(.sequence([.status(503), .json("[]").delayed(by: 60)]))
         let policy = RetryPolicy(baseDelay: 0.001)
         let webservice = Self.webservice(stalling, clock: VirtualClock(), policy: policy)
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
-        #expect(await stalling.log.requests.count == 2)
+        #expect(await stalling.requests.count == 2)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -219,11 +209,12 @@ import Testing
         var resource = thing()
         resource.timeout = 5
         let clock = VirtualClock()
-        let transport = StubTransport.scripted(.status(429, headers: ["Retry-After": "30"]), .status(200))
+        let transport = StubTransport.answering(
+            .sequence([.status(429, headers: ["Retry-After": "30"]), .status(200)]))
         let webservice = Self.webservice(transport, clock: clock)
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 429)
         #expect(clock.sleeps.isEmpty)
-        #expect(await transport.log.requests.count == 1)
+        #expect(await transport.requests.count == 1)
     }
 }

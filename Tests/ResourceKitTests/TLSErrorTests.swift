@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -32,7 +33,7 @@ import Testing
 
     /// The error `load` reports when the transport throws `error`.
     private func reported(_ error: any Error) async throws -> any Error {
-        let webservice = Webservice(transport: StubTransport { _ in throw error })
+        let webservice = Webservice(transport: StubTransport.answering(.computed { _ in throw error }))
         let failure = try await #require(throws: WebserviceError.self) {
             try await webservice.load(Resource<Data>(url: baseURL))
         }
@@ -71,7 +72,7 @@ import Testing
                 NSLocalizedDescriptionKey: "SSL certificate problem: self-signed certificate",
                 NSURLErrorFailingURLErrorKey: url,
             ])
-        let webservice = Webservice(transport: StubTransport { _ in throw linux })
+        let webservice = Webservice(transport: StubTransport.answering(.computed { _ in throw linux }))
         let error = try await #require(throws: WebserviceError.self) {
             try await webservice.load(Resource<Data>(url: url))
         }

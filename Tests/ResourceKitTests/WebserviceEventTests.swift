@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func eachAttemptReportsSendingAndItsResponse() async throws {
         let events = EventLog()
-        let transport = StubTransport.scripted(.status(503), .status(200, body: "done"))
+        let transport = StubTransport.answering(.sequence([.json(#"{"ok":true}"#, status: 503), .json("done")]))
         var retry = RetryPolicy()
         retry.baseDelay = 0
         let webservice = Webservice(transport: transport, middleware: [retry], observer: events.observer)
@@ -30,9 +31,10 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailureAndACacheHitAreReported() async throws {
         let events = EventLog()
-        let failing = Webservice(transport: StubTransport.scripted(.failure(.timedOut)), observer: events.observer)
+        let failing = Webservice(transport: StubTransport.answering(.failure(.timedOut)), observer: events.observer)
         await #expect(throws: WebserviceError.self) { try await failing.load(thing()) }
-        let fresh = StubTransport.answering(200, body: Data("ok".utf8), headers: ["Cache-Control": "max-age=60"])
+        let fresh = StubTransport.answering(
+            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("ok".utf8)))
         let cached = Webservice(transport: fresh, cache: ResponseCache(byteLimit: 10_000), observer: events.observer)
         _ = try await cached.load(thing())
         _ = try await cached.load(thing())
@@ -49,7 +51,7 @@ import Testing
         var resource = thing(.post(Data(#"{"password":"hunter2-hunter2"}"#.utf8)))
         resource.headers["Authorization"] = "Bearer s3cr3t-token"
         resource.queryItems = [URLQueryItem(name: "api_key", value: "k3y-value")]
-        let webservice = Webservice(transport: StubTransport.scripted(.failure(.timedOut)), observer: events.observer)
+        let webservice = Webservice(transport: StubTransport.answering(.failure(.timedOut)), observer: events.observer)
         await #expect(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect(events.events.count == 2)
         for event in events.events {
@@ -77,9 +79,9 @@ import Testing
             }
         }
         let events = EventLog()
-        let inner = Webservice(transport: StubTransport.scripted(.status(200)))
+        let inner = Webservice(transport: StubTransport.answering(.status(200)))
         let outer = Webservice(
-            transport: StubTransport.scripted(.status(200)), middleware: [Nested(inner: inner)],
+            transport: StubTransport.answering(.status(200)), middleware: [Nested(inner: inner)],
             observer: events.observer)
         _ = try await outer.load(thing())
         #expect(events.events.map { $0.url?.lastPathComponent } == ["thing", "thing"])

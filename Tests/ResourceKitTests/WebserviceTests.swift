@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -17,19 +18,18 @@ import Testing
     }
 
     @Test func loadsAndParsesThroughTheTransport() async throws {
-        let service = Webservice(transport: StubTransport.answering(200, body: try fixture("episodes.json")))
+        let service = Webservice(transport: StubTransport.answering(.status(200, body: try fixture("episodes.json"))))
         let episodes = try await service.load(Episode.all)
         #expect(episodes.map(\.title) == ["Networking", "Networking: POST Requests", "Loading View Controllers"])
     }
 
     @Test func sendsTheRequestBuiltFromTheResource() async throws {
-        let transport = StubTransport.answering(201, body: try fixture("episode.json"))
-        let log = transport.log
+        let transport = StubTransport.answering(.status(201, body: try fixture("episode.json")))
         let service = Webservice(transport: transport)
         let created = try await service.load(Episode.create(Episode(id: "1", title: "Networking")))
         #expect(created == Episode(id: "1", title: "Networking"))
-        let request = try #require(await log.requests.first)
-        #expect(await log.requests.count == 1)
+        let request = try #require(await transport.requests.first)
+        #expect(await transport.requests.count == 1)
         #expect(request.httpMethod == "POST")
         #expect(request.url?.absoluteString == "https://api.example.com/episodes")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func transportFailureKeepsTheURLError() async throws {
-        let service = Webservice(transport: StubTransport { _ in throw URLError(.notConnectedToInternet) })
+        let service = Webservice(transport: StubTransport.answering(.failure(.notConnectedToInternet)))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         let underlying = try #require(try requireCase(\.transport, of: error) as? URLError)
         #expect(underlying.code == .notConnectedToInternet)
@@ -48,7 +48,7 @@ import Testing
 
     @Test func transportFailureKeepsAnyOtherError() async throws {
         struct Unplugged: Error {}
-        let service = Webservice(transport: StubTransport { _ in throw Unplugged() })
+        let service = Webservice(transport: StubTransport.answering(.computed { _ in throw Unplugged() }))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         #expect(try requireCase(\.transport, of: error) is Unplugged)
         #expect(error.underlyingError is Unplugged)
@@ -57,7 +57,7 @@ import Testing
     @Test func unacceptableStatusCarriesStatusHeadersAndBody() async throws {
         let body = try fixture("error-404.json")
         let service = Webservice(
-            transport: StubTransport.answering(404, body: body, headers: ["Content-Type": "application/json"]))
+            transport: StubTransport.answering(.status(404, headers: ["Content-Type": "application/json"], body: body)))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         let response = try requireCase(\.unacceptableStatus, of: error)
         #expect(response.statusCode == 404)
@@ -67,7 +67,7 @@ import Testing
 
     @Test func parseFailureCarriesTheDecodingErrorAndBody() async throws {
         let body = try fixture("episodes-missing-title.json")
-        let service = Webservice(transport: StubTransport.answering(200, body: body))
+        let service = Webservice(transport: StubTransport.answering(.status(200, body: body)))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         let (underlying, response) = try requireCase(\.parsing, of: error)
         #expect(response.statusCode == 200)
@@ -76,14 +76,17 @@ import Testing
     }
 
     @Test func nonHTTPResponseIsAnError() async throws {
-        let service = Webservice(
-            transport: StubTransport { request in
+        /// A transport whose response isn't HTTP, which no stub answers.
+        struct NonHTTPTransport: Transport {
+            func data(for request: URLRequest) async throws -> (Data, URLResponse) {
                 let url = try #require(request.url)
                 return (
                     Data("x".utf8),
                     URLResponse(url: url, mimeType: nil, expectedContentLength: 1, textEncodingName: nil)
                 )
-            })
+            }
+        }
+        let service = Webservice(transport: NonHTTPTransport())
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         #expect(try requireCase(\.nonHTTPResponse, of: error) == Data("x".utf8))
     }
@@ -99,21 +102,21 @@ import Testing
                 Task { @MainActor in mainActorRan.signal() }
                 return mainActorRan.wait(timeout: .now() + 10) == .success
             })
-        let service = Webservice(transport: StubTransport.answering(200, body: Data()))
+        let service = Webservice(transport: StubTransport.answering(.status(200)))
         #expect(try await service.load(waitsForMainActor))
     }
 
     // MARK: Cancellation
 
     @Test func cancelledBeforeStartThrowsCancellationWithoutSending() async throws {
-        let transport = StubTransport.answering(200, body: Data("[]".utf8))
+        let transport = StubTransport.answering(.json("[]"))
         let service = Webservice(transport: transport)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await service.load(Episode.all)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(await transport.log.requests.isEmpty)
+        #expect(await transport.requests.isEmpty)
     }
 
     /// How a transport behaves when the load it serves is cancelled mid-request.
@@ -126,20 +129,25 @@ import Testing
         case answersAnyway
 
         var transport: StubTransport {
-            StubTransport { [self] _ in
-                switch self {
-                case .stops:
-                    try await Task.sleep(nanoseconds: 60_000_000_000)
-                case .throwsURLErrorCancelled:
-                    do {
-                        try await Task.sleep(nanoseconds: 60_000_000_000)
-                    } catch {
-                        throw URLError(.cancelled)
-                    }
-                case .answersAnyway:
-                    try? await Task.sleep(nanoseconds: 60_000_000_000)
-                }
-                return (Data("[]".utf8), try httpResponse(200))
+            switch self {
+            case .stops:
+                .stalling
+            case .throwsURLErrorCancelled:
+                .answering(
+                    .computed { _ in
+                        do {
+                            try await Task.sleep(nanoseconds: 60_000_000_000)
+                        } catch {
+                            throw URLError(.cancelled)
+                        }
+                        return .json("[]")
+                    })
+            case .answersAnyway:
+                .answering(
+                    .computed { _ in
+                        try? await Task.sleep(nanoseconds: 60_000_000_000)
+                        return .json("[]")
+                    })
             }
         }
     }
@@ -150,18 +158,18 @@ import Testing
         var resource = Episode.all
         resource.timeout = timeout
         let task = Task { try await Webservice(transport: stub).load(resource) }
-        try await eventually("the transport has the request") { await stub.log.requests.count == 1 }
+        try await eventually("the transport has the request") { await stub.requests.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test func transportsOwnCancellationErrorIsNotWrapped() async throws {
-        let service = Webservice(transport: StubTransport { _ in throw CancellationError() })
+        let service = Webservice(transport: StubTransport.answering(.computed { _ in throw CancellationError() }))
         await #expect(throws: CancellationError.self) { try await service.load(Episode.all) }
     }
 
     @Test func cancelledURLErrorWithoutCancellationIsATransportError() async throws {
-        let service = Webservice(transport: StubTransport { _ in throw URLError(.cancelled) })
+        let service = Webservice(transport: StubTransport.answering(.failure(.cancelled)))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         #expect((error.underlyingError as? URLError)?.code == .cancelled)
     }
@@ -196,14 +204,14 @@ import Testing
     @Test func responseWithinTheTimeoutIsParsed() async throws {
         var resource = Episode.all
         resource.timeout = 60
-        let service = Webservice(transport: StubTransport.answering(200, body: try fixture("episodes.json")))
+        let service = Webservice(transport: StubTransport.answering(.status(200, body: try fixture("episodes.json"))))
         #expect(try await service.load(resource).count == 3)
     }
 
     @Test func transportErrorWithinTheTimeoutIsReportedAsItIs() async throws {
         var resource = Episode.all
         resource.timeout = 60
-        let service = Webservice(transport: StubTransport { _ in throw URLError(.cannotConnectToHost) })
+        let service = Webservice(transport: StubTransport.answering(.failure(.cannotConnectToHost)))
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
         #expect((error.underlyingError as? URLError)?.code == .cannotConnectToHost)
     }

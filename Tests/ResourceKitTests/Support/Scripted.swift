@@ -7,34 +7,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// What a scripted server does with one request.
-enum Answer: Sendable {
-    /// Answers with a status code, header fields and a body.
-    case status(Int, headers: [String: String] = [:], body: String = #"{"ok":true}"#)
-    /// Fails before a response arrives, as a transport does.
-    case failure(URLError.Code)
-}
-
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-extension StubTransport {
-    /// Answers the requests in turn with `answers`, the last one repeating; `log` counts them.
-    static func scripted(_ answers: Answer...) -> StubTransport {
-        let turn = Mutex(0)
-        return StubTransport { request in
-            let index = turn.withLock { turn in
-                defer { turn += 1 }
-                return min(turn, answers.count - 1)
-            }
-            switch answers[index] {
-            case .status(let statusCode, let headers, let body):
-                return (Data(body.utf8), try httpResponse(statusCode, url: request.url ?? baseURL, headers: headers))
-            case .failure(let code):
-                throw URLError(code)
-            }
-        }
-    }
-}
-
 /// The resource the production-layer tests load: `GET …/thing`, its body as text.
 func thing(_ method: HTTPMethod<Data> = .get, at path: String = "thing") -> Resource<String> {
     Resource(url: baseURL.appendingPathComponent(path), method: method, parse: { String(decoding: $0, as: UTF8.self) })
