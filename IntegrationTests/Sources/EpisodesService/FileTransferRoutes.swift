@@ -29,9 +29,12 @@ extension Router {
 
 /// What `/transfers/upload` answers.
 public struct UploadReceipt: Codable, Sendable, Equatable {
+    /// The bytes the body had.
     public var bytes: Int
+    /// The body's checksum, when it was asked for.
     public var checksum: UInt64?
 
+    /// Creates a receipt.
     public init(bytes: Int, checksum: UInt64?) {
         self.bytes = bytes
         self.checksum = checksum

@@ -31,8 +31,13 @@ struct ResponseBody {
 
     /// The body of a response with `status` for a load with `maxBodySize` and `transfer`.
     ///
-    /// - Parameter expectedLength: The length the response announces, when it is the length of the bytes that will
-    ///   arrive (not for a body the client inflates); a length over the limit fails at once.
+    /// - Parameters:
+    ///   - status: The response's status code; a download's body goes to its file only for an accepted one.
+    ///   - expectedLength: The length the response announces, when it is the length of the bytes that will arrive
+    ///     (not for a body the client inflates); a length over the limit fails at once.
+    ///   - maxBodySize: The load's limit on the body.
+    ///   - transfer: The load's transfer, if it has one.
+    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)``, or the `URLError` of a file that can't be created.
     init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?) throws {
         if let maxBodySize, let expectedLength, expectedLength > Int64(maxBodySize) {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)
@@ -69,8 +74,9 @@ struct ResponseBody {
         try data.withUnsafeBytes { try append($0) }
     }
 
-    /// Ends the body: a download's file takes the destination's place. Returns the body in memory (empty for a
-    /// download) and the last progress report, if one is due.
+    /// Ends the body: a download's file takes the destination's place.
+    ///
+    /// Returns the body in memory (empty for a download) and the last progress report, if one is due.
     mutating func finish() throws -> (Data, DueProgress?) {
         try file?.commit()
         file = nil

@@ -48,8 +48,10 @@ struct Transfer: Sendable {
         }
     }
 
-    /// Sends `request` through `send`, a transport that can't stream: the upload is read into memory first, and the
-    /// body is saved to the destination once it has arrived. Each direction's progress is reported once, at its end.
+    /// Sends `request` through `send`, a transport that can't stream files.
+    ///
+    /// The upload is read into memory first, and the body is saved to the destination once it has arrived. Each
+    /// direction's progress is reported once, at its end.
     func buffered(
         _ request: URLRequest,
         maxBodySize: Int?,
@@ -120,7 +122,9 @@ struct ProgressCounter {
     }
 }
 
-/// A ``Transport`` that streams a ``Transfer/current`` transfer itself: the upload from its file, the body to its
-/// destination, with progress as the bytes go. ``Webservice`` gives other transports the upload in memory and saves
+/// A ``Transport`` that streams a ``Transfer/current`` transfer itself.
+///
+/// It sends the upload from its file and writes the body to its destination, with progress as the bytes go.
+/// ``Webservice`` gives other transports the upload in memory and saves
 /// the body they return.
 protocol TransfersFiles: Transport {}

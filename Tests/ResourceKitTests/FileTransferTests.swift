@@ -1,0 +1,182 @@
+import Foundation
+import ResourceKitTesting
+import Synchronization
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Downloads to files and uploads from files: what reaches the disk, the transport and the progress closure, with a
+/// transport that can't stream them (the kit's stub); the streaming transports are checked against a real server in
+/// the integration suite.
+@Suite struct FileTransferTests {
+    /// A new empty directory for one test.
+    private func directory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func files(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func downloadIsSavedAtItsDestinationAndReportedOnce() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("export.zip")
+        let log = ProgressLog()
+        var download = Resource<URL>(url: baseURL.appendingPathComponent("export"), downloadingTo: destination)
+        download.progress = log.receiver
+        let webservice = Webservice(transport: StubTransport.answering(.status(200, body: Data("zip".utf8))))
+
+        #expect(try await webservice.load(download) == destination)
+
+        #expect(try Data(contentsOf: destination) == Data("zip".utf8))
+        #expect(try files(in: directory) == ["export.zip"])
+        #expect(log.reports == [TransferProgress(direction: .download, bytes: 3, expectedBytes: nil)])
+    }
+
+    @Test func downloadWithAnUnacceptableStatusKeepsTheBodyForTheErrorAndWritesNothing() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let download = Resource<URL>(url: baseURL, downloadingTo: directory.appendingPathComponent("file"))
+        let webservice = Webservice(transport: StubTransport.answering(.json(#"{"error":"gone"}"#, status: 410)))
+
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
+
+        #expect(error.statusCode == 410)
+        #expect(error.body == Data(#"{"error":"gone"}"#.utf8))
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @Test func downloadsErrorBodyIsKeptUpToAMebibyte() throws {
+        let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: baseURL)))
+        var body = try ResponseBody(status: 500, expectedLength: nil, maxBodySize: nil, for: transfer)
+        _ = try body.append(Data(count: 3 * Transfer.errorBodyLimit))
+        #expect(try body.finish().0.count == Transfer.errorBodyLimit)
+    }
+
+    @Test func bodyPastTheLimitFailsAndTheAbandonedFileIsRemoved() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+
+        var body = try ResponseBody(status: 200, expectedLength: nil, maxBodySize: 10, for: transfer)
+        _ = try body.append(Data(count: 10))
+        #expect(try files(in: directory).count == 1)
+        let tooLarge = #expect(throws: WebserviceError.self) { _ = try body.append(Data(count: 1)) }
+        #expect(tooLarge?.bodyTooLarge == 10)
+        body.abandon()
+
+        #expect(try files(in: directory).isEmpty)
+        let announced = #expect(throws: WebserviceError.self) {
+            _ = try ResponseBody(status: 200, expectedLength: 11, maxBodySize: 10, for: transfer)
+        }
+        #expect(announced?.bodyTooLarge == 10)
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @Test(arguments: [URL(string: "https://example.com/file")!, URL(fileURLWithPath: "/no/such/directory/file")])
+    func destinationThatCantBeCreatedIsAnError(destination: URL) async throws {
+        let download = Resource<URL>(url: baseURL, downloadingTo: destination)
+        let webservice = Webservice(transport: StubTransport.answering(.status(200, body: Data("x".utf8))))
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
+        #expect((error.underlyingError as? URLError)?.code == .cannotCreateFile)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func uploadIsReadIntoMemoryForATransportThatCantStream() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("video.mp4")
+        try Data("frames".utf8).write(to: file)
+        let log = ProgressLog()
+        var upload = Resource<Data>(url: baseURL, method: .put(Data()))
+        upload.bodyFile = file
+        upload.progress = log.receiver
+        let stub = StubTransport.answering(.status(201))
+
+        _ = try await Webservice(transport: stub).load(upload)
+
+        let sent = try #require(await stub.requests.first)
+        #expect(sent.httpMethod == "PUT")
+        #expect(sent.httpBody == Data("frames".utf8))
+        #expect(log.reports.first == TransferProgress(direction: .upload, bytes: 6, expectedBytes: 6))
+    }
+
+    @Test func downloadsAreNeitherCachedNorServedFromTheCache() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = baseURL.appendingPathComponent("cacheable")
+        let stub = StubTransport.answering(.status(200, headers: ["Cache-Control": "max-age=60"], body: Data("v".utf8)))
+        let webservice = Webservice(transport: stub, cache: ResponseCache(byteLimit: 1 << 20))
+
+        _ = try await webservice.load(Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("a")))
+        _ = try await webservice.load(Resource<Data>(url: url))
+        _ = try await webservice.load(Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("b")))
+
+        #expect(await stub.requests.count == 3)
+        #expect(try files(in: directory) == ["a", "b"])
+    }
+
+    @Test func loadInsideAMiddlewareDoesntInheritTheOuterDownload() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stub = StubTransport.answering(.status(200, body: Data("body".utf8)))
+        let inner = Notes<Data>()
+        let webservice = Webservice(transport: stub, middleware: [LoadingMiddleware(transport: stub, notes: inner)])
+
+        _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: directory.appendingPathComponent("f")))
+
+        #expect(await inner.all == [Data("body".utf8)])
+        #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test func progressIsReportedAboutEveryHundredthAndAtTheEnd() {
+        var counter = ProgressCounter(.download, expected: 10_000_000, receiver: { _ in })
+        var reported: [Int64] = []
+        for _ in 0..<1_000 {
+            if let due = counter.add(10_000) { reported.append(due.progress.bytes) }
+        }
+        if let due = counter.end() { reported.append(due.progress.bytes) }
+        #expect(reported.count == 100)
+        #expect(reported.last == 10_000_000)
+        #expect(counter.end() == nil)
+
+        var nothing = ProgressCounter(.upload, expected: nil, receiver: { _ in })
+        #expect(nothing.end() == nil, "a request without a body reports no upload")
+    }
+}
+
+/// A middleware that loads a plain resource through its own web service before passing the request on, as a token
+/// provider does, and notes what it got.
+private struct LoadingMiddleware: Middleware {
+    let transport: StubTransport
+    let notes: Notes<Data>
+
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        await notes.append(try await Webservice(transport: transport).load(Resource<Data>(url: baseURL)))
+        return try await next(request)
+    }
+}
+
+/// The progress reports a resource's closure received, in order.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private final class ProgressLog: Sendable {
+    private let received = Mutex<[TransferProgress]>([])
+
+    var receiver: @Sendable (TransferProgress) -> Void {
+        { progress in self.received.withLock { $0.append(progress) } }
+    }
+
+    var reports: [TransferProgress] { received.withLock { $0 } }
+}
