@@ -123,13 +123,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 // A retry after a 401 brings a new response: its body replaces the last one.
                 body.abandon()
                 self.response = response
+                let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+                guard let transfer else {
+                    body = try ResponseBody(status: nil, expectedLength: length, maxBodySize: maxBodySize, for: nil)
+                    return
+                }
                 let http = response as? HTTPURLResponse
                 // curl inflates a compressed body before it arrives here: its Content-Length isn't what arrives.
                 let inflated = http?.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
-                let length = response.expectedContentLength
                 body = try ResponseBody(
-                    status: http?.statusCode, expectedLength: length >= 0 && !inflated ? length : nil,
-                    maxBodySize: maxBodySize, for: transfer)
+                    status: http?.statusCode, expectedLength: inflated ? nil : length, maxBodySize: maxBodySize,
+                    for: transfer)
             }
 
             /// Appends `data` to the body; returns the progress report that is due, if one is.
