@@ -19,7 +19,7 @@ func fuzzLinkHeader(_ input: inout FuzzInput) {
 /// break from the name or file name.
 func fuzzMultipart(_ input: inout FuzzInput) {
     let (name, filename, content) = (input.line(), input.line(), input.rest)
-    let form = MultipartForm(parts: [
+    let form = RequestBody.multipart([
         .file(name, filename: filename, contentType: "application/octet-stream", data: content), .field(name, filename),
     ])
     guard let (body, contentType) = try? form.encoded() else { return check(false, "encoding failed") }

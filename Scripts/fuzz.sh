@@ -13,7 +13,7 @@
 #   error-description  WebserviceError's description, dump and mirror with any body and header fields
 #   property-list      Resource(url:propertyListDecoder:)
 #   link-header        RFC 8288 Link parsing for pagination (LinkHeader)
-#   multipart          multipart/form-data encoding (MultipartForm): boundaries and header lines
+#   multipart          multipart/form-data encoding (RequestBody.multipart): boundaries and header lines
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ResourceKit
 
-/// `multipart/form-data` bodies (RFC 7578), byte for byte.
+/// `multipart/form-data` bodies (RFC 7578), byte for byte, as a resource is created with them.
 @Suite struct MultipartFormTests {
     /// A source of "random" numbers that counts up from 1, so the boundary is known.
     private final class Counter {
@@ -14,9 +14,9 @@ import Testing
         }
     }
 
-    private func encode(_ parts: [MultipartForm.Part]) throws -> (body: String, contentType: String) {
+    private func encode(_ parts: [RequestBody.Part]) throws -> (body: String, contentType: String) {
         let counter = Counter()
-        let (body, contentType) = try MultipartForm(parts: parts).encoded(random: counter.next)
+        let (body, contentType) = try RequestBody.multipart(parts).encoded(random: counter.next)
         return (String(decoding: body, as: UTF8.self), contentType)
     }
 
@@ -39,6 +39,19 @@ import Testing
         #expect(body.hasPrefix("--ResourceKit-34\r\n"))
     }
 
+    @Test func theResourcesBoundaryIsRandomAndNamedInItsContentType() throws {
+        let boundaries = try (0..<2).map { _ in
+            let resource = try Resource<Void>(url: baseURL, method: .post(.multipart([.field("a", "b")])))
+            let contentType = try #require(resource.headers["Content-Type"])
+            let boundary = try #require(contentType.split(separator: "=").last.map(String.init))
+            let body = String(decoding: try #require(resource.method.body), as: UTF8.self)
+            #expect(contentType == "multipart/form-data; boundary=\(boundary)")
+            #expect(body.hasPrefix("--\(boundary)\r\n") && body.hasSuffix("\r\n--\(boundary)--\r\n"))
+            return boundary
+        }
+        #expect(boundaries[0] != boundaries[1])
+    }
+
     @Test func namesKeepUnicodeAndEscapeQuotesAndLineBreaks() throws {
         let (body, _) = try encode([
             .file(
@@ -49,21 +62,27 @@ import Testing
         #expect(!body.contains("\r\nX-Injected"))
     }
 
-    @Test func aFilePartIsReadFromDisk() async throws {
+    @Test func aFilePartIsReadFromDiskWhenTheResourceIsCreated() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("notes.txt")
             try Data("from disk".utf8).write(to: url)
-            let (body, _) = try encode([.file("notes", at: url, contentType: "text/plain")])
+            let upload = try Resource<Void>(
+                url: baseURL, method: .post(.multipart([.file("notes", at: url, contentType: "text/plain")])))
+            try FileManager.default.removeItem(at: url)
+            let body = String(decoding: try #require(upload.method.body), as: UTF8.self)
             #expect(body.contains("filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfrom disk\r\n"))
         }
     }
 
-    @Test func badPartsAreTypedErrors() throws {
-        let remote = try #require(URL(string: "https://api.example.com/file.txt"))
-        let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)")
-        let injected = MultipartForm.Part.file("f", filename: "a", contentType: "text/plain\r\nX: 1", data: Data())
-        for part in [MultipartForm.Part.file("f", at: remote), .file("f", at: missing), injected] {
-            #expect(throws: WebserviceError.self) { try MultipartForm(parts: [part]).encoded() }
+    @Test(arguments: [
+        RequestBody.Part.file("f", at: URL(string: "https://api.example.com/file.txt")!),
+        .file("f", at: URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)")),
+        .file("f", filename: "a", contentType: "text/plain\r\nX: 1", data: Data()),
+    ])
+    func aRemoteOrMissingFileOrABadContentTypeThrowsAnEncodingError(part: RequestBody.Part) throws {
+        let error = try #require(throws: WebserviceError.self) {
+            try Resource<Void>(url: baseURL, method: .post(.multipart([.field("ok", "1"), part])))
         }
+        _ = try requireCase(\.encoding, of: error)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 #endif
 
 /// A body given as a value, to the JSON `Decodable` initializer (with or without a coding path) and the `Void` one:
-/// JSON-encoded with JSON header fields, or, as `Data`, sent as it is.
+/// JSON-encoded with JSON header fields; as `Data`, sent as it is; as a `RequestBody` form, its own bytes with its own
+/// `Content-Type`.
 @Suite struct RequestBodyTests {
     /// The initializers that take a body as a value, each made into a resource whose parse is left out.
     enum Initializer: String, CaseIterable {
@@ -90,5 +91,40 @@ import Testing
             #expect(resource.method.body == nil)
             #expect(resource.headers["Content-Type"] == nil)
         }
+    }
+
+    @Test(arguments: Initializer.allCases)
+    func formBodyIsSentAsItsOwnBytesWithItsContentTypeNotAsJSON(initializer: Initializer) throws {
+        let fields = [URLQueryItem(name: "q", value: "C++ & Swift"), URLQueryItem(name: "all", value: nil)]
+        let search = try initializer.resource(.post(.urlEncoded(fields)))
+        #expect(search.method == .post(Data("q=C%2B%2B%20%26%20Swift&all".utf8)))
+        #expect(search.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(search.headers["Accept"] == (initializer == .void ? nil : "application/json"))
+        let upload = try initializer.resource(.put(.multipart([.field("title", "Hi")])))
+        #expect(upload.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=ResourceKit-") == true)
+        #expect(String(decoding: try #require(upload.method.body), as: UTF8.self).contains("\r\n\r\nHi\r\n"))
+    }
+
+    @Test(arguments: Initializer.allCases)
+    func formBodyKeepsTheCallersContentType(initializer: Initializer) throws {
+        let resource = try initializer.resource(
+            .post(.urlEncoded([URLQueryItem(name: "a", value: "1")])),
+            headers: ["content-type": "application/x-www-form-urlencoded; charset=utf-8"])
+        #expect(resource.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(resource.headers["Content-Type"] == nil)
+    }
+
+    @Test(arguments: Initializer.allCases)
+    func formBodyInsideAnotherValueIsAnEncodingErrorNotJSON(initializer: Initializer) throws {
+        let error = try #require(throws: WebserviceError.self) {
+            try initializer.resource(.post(["form": RequestBody.urlEncoded([])]))
+        }
+        let encoding = try #require(try requireCase(\.encoding, of: error) as? EncodingError)
+        guard case .invalidValue(_, let context) = encoding else {
+            Issue.record("Expected EncodingError.invalidValue, got \(encoding)")
+            return
+        }
+        #expect(context.debugDescription.contains("never JSON-encoded"))
+        #expect(context.codingPath.map(\.stringValue) == ["form"])
     }
 }

@@ -10,6 +10,8 @@ extension Router {
     /// - `POST /forms/urlencoded`: decoded by Hummingbird's `URLEncodedFormDecoder`; answers the fields as a JSON
     ///   object.
     /// - `GET /pages?page=N&count=C`: the numbers of page N, two a page up to C, with a `Link` to the next page.
+    /// - `GET /feed?after=N&count=C`: the two numbers after N, up to C, and the cursor of the next page, in the body:
+    ///   `{"numbers": [3, 4], "next": "4"}`, without `next` on the last page.
     public func addTransferRoutes() {
         post("/forms/multipart") { request, context in
             let contentType = request.headers[.contentType] ?? ""
@@ -33,6 +35,16 @@ extension Router {
             }
             return try Response.json(numbers, headers: headers)
         }
+        get("/feed") { request, _ in
+            let after = request.uri.queryParameters["after"].flatMap { Int($0) } ?? 0
+            let count = request.uri.queryParameters["count"].flatMap { Int($0) } ?? 5
+            guard after >= 0, after < count else {
+                throw APIError(status: .badRequest, code: "bad_cursor", reason: "No page after \(after)")
+            }
+            let numbers = Array((after + 1)...min(after + 2, count))
+            let next = numbers.last.flatMap { $0 < count ? "\($0)" : nil }
+            return try Response.json(FeedPage(numbers: numbers, next: next))
+        }
         post("/forms/urlencoded") { request, context in
             let body = try await request.body.collect(upTo: context.maxUploadSize)
             let fields = try URLEncodedFormDecoder().decode(
@@ -40,6 +52,12 @@ extension Router {
             return try Response.json(fields)
         }
     }
+}
+
+/// A page as `/feed` answers it.
+struct FeedPage: Codable, Sendable {
+    var numbers: [Int]
+    var next: String?
 }
 
 /// A part as `/forms/multipart` answers it.

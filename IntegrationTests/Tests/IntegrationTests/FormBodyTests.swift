@@ -1,12 +1,7 @@
 import EpisodesService
 import Foundation
+import ResourceKit
 import Testing
-
-@testable import ResourceKit
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// ResourceKit's form bodies, read back by parsers that are not ResourceKit's: vapor/multipart-kit for
 /// `multipart/form-data`, Hummingbird's `URLEncodedFormDecoder` for `application/x-www-form-urlencoded`.
@@ -19,30 +14,30 @@ import Testing
         var body: Data
     }
 
-    /// A `POST` of `body` with `contentType`, whose answer is decoded as `A`.
-    private func post<A: Decodable & SendableMetatype>(_ body: Data, contentType: String, to url: URL) -> Resource<A> {
-        Resource(url: url, method: .post(body), headers: ["Content-Type": contentType]) { data in
-            try JSONDecoder().decode(A.self, from: data)
-        }
-    }
-
     @Test(arguments: TransportKind.allCases)
-    func multipartKitReadsEveryPartAsItWasWritten(kind: TransportKind) async throws {
+    func multipartKitReadsEveryPartAsItWasWrittenFilesFromDiskIncluded(kind: TransportKind) async throws {
         let binary = Data((0...255).map { UInt8($0) } + Array("\r\n--\r\n--ResourceKit-\r\n".utf8))
-        let form = MultipartForm(parts: [
-            .field("title", "Networking, «revisited»\r\nwith a line break"),
-            .file("cover", filename: "résumé 1.png", contentType: "image/png", data: binary),
-            .field("empty", ""),
-        ])
-        let (body, contentType) = try form.encoded()
+        let video = FileManager.default.temporaryDirectory.appendingPathComponent("clip \(UUID().uuidString).mp4")
+        let frames = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try frames.write(to: video)
+        defer { try? FileManager.default.removeItem(at: video) }
         try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
-            let parts: [Part] = try await kind.webservice().load(
-                post(body, contentType: contentType, to: base / "forms/multipart"))
+            let upload = try Resource<[Part]>(
+                url: base / "forms/multipart",
+                method: .post(
+                    .multipart([
+                        .field("title", "Networking, «revisited»\r\nwith a line break"),
+                        .file("cover", filename: "résumé 1.png", contentType: "image/png", data: binary),
+                        .field("empty", ""),
+                        .file("video", at: video, filename: "clip.mp4", contentType: "video/mp4"),
+                    ])))
+            let parts = try await kind.webservice().load(upload)
             #expect(
                 parts == [
                     Part(name: "title", body: Data("Networking, «revisited»\r\nwith a line break".utf8)),
                     Part(name: "cover", filename: "résumé 1.png", contentType: "image/png", body: binary),
                     Part(name: "empty", body: Data()),
+                    Part(name: "video", filename: "clip.mp4", contentType: "video/mp4", body: frames),
                 ])
         }
     }
@@ -50,11 +45,10 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func hummingbirdDecodesAnURLEncodedFormAsItWasWritten(kind: TransportKind) async throws {
         let fields = ["q": "a+b & c=d", "emoji": "👋 hello", "path": "/x/y?z#w", "empty": ""]
-        let body = Data(HTTPSyntax.formEncoded(fields.sorted { $0.key < $1.key }.map(URLQueryItem.init)).utf8)
+        let items = fields.sorted { $0.key < $1.key }.map(URLQueryItem.init)
         try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
-            let decoded: [String: String] = try await kind.webservice().load(
-                post(body, contentType: "application/x-www-form-urlencoded", to: base / "forms/urlencoded"))
-            #expect(decoded == fields)
+            let form = try Resource<[String: String]>(url: base / "forms/urlencoded", method: .post(.urlEncoded(items)))
+            #expect(try await kind.webservice().load(form) == fields)
         }
     }
 }

@@ -20,8 +20,9 @@ extension Resource where A: Decodable & SendableMetatype {
 
     /// Creates a resource with any method whose JSON response, or the value at `path` inside it, decodes into `A`.
     ///
-    /// A `Data` body is sent as it is; any other body is encoded as JSON, once, here. The request carries
-    /// `Accept: application/json` (and `Content-Type` with a body) unless `headers` names them.
+    /// A `Data` body is sent as it is, a ``RequestBody`` form as its own bytes; any other body is encoded as JSON, once,
+    /// here. The request carries `Accept: application/json`, and with a body a `Content-Type` (the form's, or
+    /// `application/json`), unless `headers` names them.
     ///
     /// ```swift
     /// let created = try Resource<Episode>(url: episodesURL, method: .post(draft))
@@ -37,21 +38,11 @@ extension Resource where A: Decodable & SendableMetatype {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder()
     ) throws(WebserviceError) {
-        let method = try method.encoded(with: encoder)
+        let (method, bodyType) = try method.encoded(with: encoder)
+        let contentType = method.body == nil ? nil : bodyType ?? "application/json"
         self.init(
             url: url, method: method,
-            headers: headers.addingFormatDefaults("application/json", sendsBody: method.body != nil),
+            headers: headers.addingFormatDefaults(accept: "application/json", contentType: contentType),
             parse: { data in try decoder.decode(A.self, from: data, at: path) })
-    }
-}
-
-extension HTTPMethod<any Encodable & Sendable> {
-    /// The method with its body as bytes: a `Data` body as it is, any other encoded by `encoder`.
-    func encoded(with encoder: JSONEncoder) throws(WebserviceError) -> HTTPMethod<Data> {
-        do {
-            return try map { body in try body as? Data ?? encoder.encode(body) }
-        } catch {
-            throw .encoding(error)
-        }
     }
 }

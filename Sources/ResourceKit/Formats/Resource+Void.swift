@@ -3,8 +3,9 @@ import Foundation
 extension Resource where A == Void {
     /// Creates a resource whose response body doesn't matter: success is decided by the status code alone.
     ///
-    /// A `Data` body is sent as it is; any other body is encoded as JSON, once, here, and the request then carries
-    /// `Content-Type` and `Accept: application/json` unless `headers` names them.
+    /// A `Data` body is sent as it is. A ``RequestBody`` form is sent as its own bytes with its `Content-Type`; any
+    /// other body is encoded as JSON, with `Content-Type` and `Accept: application/json`. Encoding happens once, here,
+    /// and `headers` wins over the fields it adds.
     ///
     /// ```swift
     /// try await webservice.load(Resource<Void>(url: episodeURL, method: .delete))
@@ -18,11 +19,10 @@ extension Resource where A == Void {
         headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder()
     ) throws(WebserviceError) {
-        let encodes = method.body.map { !($0 is Data) } ?? false
-        let method = try method.encoded(with: encoder)
+        let (method, contentType) = try method.encoded(with: encoder)
+        let accept = contentType == "application/json" ? contentType : nil
         self.init(
-            url: url, method: method,
-            headers: encodes ? headers.addingFormatDefaults("application/json", sendsBody: true) : headers,
+            url: url, method: method, headers: headers.addingFormatDefaults(accept: accept, contentType: contentType),
             parse: { _ in })
     }
 }

@@ -105,16 +105,22 @@ func sameHeaderName(_ name: String, _ other: String) -> Bool {
 }
 
 extension Dictionary where Key == String, Value == String {
-    /// These fields plus `Accept: mediaType` and, when a body is sent, `Content-Type` of `mediaType`, each unless the fields
-    /// name it already (in any letter case): the defaults of the JSON and property-list formats.
+    /// These fields plus `Accept: mediaType` and, when a body is sent, `Content-Type` of `mediaType`, each unless the
+    /// fields name it already (in any letter case): the defaults of the JSON and property-list formats.
     func addingFormatDefaults(_ mediaType: String, sendsBody: Bool) -> [String: String] {
+        addingFormatDefaults(accept: mediaType, contentType: sendsBody ? mediaType : nil)
+    }
+
+    /// These fields plus `Accept` and `Content-Type` of the values given, each unless the fields name it already (in
+    /// any letter case); `nil` adds nothing.
+    func addingFormatDefaults(accept: String?, contentType: String?) -> [String: String] {
         var result = self
         let names = Set(keys.map { $0.lowercased() })
-        if !names.contains("accept") {
-            result["Accept"] = mediaType
+        if let accept, !names.contains("accept") {
+            result["Accept"] = accept
         }
-        if sendsBody, !names.contains("content-type") {
-            result["Content-Type"] = mediaType
+        if let contentType, !names.contains("content-type") {
+            result["Content-Type"] = contentType
         }
         return result
     }

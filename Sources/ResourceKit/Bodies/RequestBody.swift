@@ -1,0 +1,85 @@
+import Foundation
+
+/// A request body sent as its own bytes with its own `Content-Type`: a form, rather than JSON.
+///
+/// Pass it as the body of a `Decodable` or `Void` resource's method. The initializer encodes it once, when the resource
+/// is created, and sends the form's `Content-Type` unless `headers` names one. See <doc:SendingForms>.
+///
+/// ```swift
+/// let upload = try Resource<Receipt>(url: uploadURL, method: .post(.multipart([
+///     .field("title", "Hi"), .file("video", at: videoFileURL, contentType: "video/mp4"),
+/// ])))
+/// ```
+public struct RequestBody: Encodable, Sendable {
+    /// What the body is made of.
+    enum Storage: Sendable {
+        /// A `multipart/form-data` form (RFC 7578).
+        case multipart([Part])
+        /// An `application/x-www-form-urlencoded` form.
+        case urlEncoded([URLQueryItem])
+    }
+
+    /// What the body is made of.
+    let storage: Storage
+
+    /// Throws `EncodingError.invalidValue`: a request body is sent as it is, never JSON-encoded.
+    ///
+    /// It is `Encodable` only so that it fits in an `HTTPMethod<any Encodable & Sendable>`; put it there, not inside
+    /// another `Encodable` value.
+    ///
+    /// ```swift
+    /// let rejected = try Resource<Void>(url: url, method: .post(["form": RequestBody.urlEncoded([])]))  // throws
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        let reason =
+            "A RequestBody is sent as it is, never JSON-encoded: make it the whole body of a resource's method, "
+            + "not a value inside another Encodable one."
+        throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: reason))
+    }
+
+    /// The body's bytes and the `Content-Type` that describes them.
+    ///
+    /// - Parameter random: The source of a multipart boundary's random bits; yours in tests.
+    /// - Returns: The bytes, and a value such as `multipart/form-data; boundary=ResourceKit-…`.
+    /// - Throws: ``WebserviceError/encoding(_:)`` for a multipart part that can't be encoded (see
+    ///   ``Multipart/encoded(_:random:)``).
+    func encoded(
+        random: () -> UInt64 = { UInt64.random(in: .min ... .max) }
+    ) throws(WebserviceError) -> (body: Data, contentType: String) {
+        switch storage {
+        case .multipart(let parts):
+            try Multipart.encoded(parts, random: random)
+        case .urlEncoded(let fields):
+            (Data(HTTPSyntax.formEncoded(fields).utf8), "application/x-www-form-urlencoded")
+        }
+    }
+}
+
+extension Encodable where Self == RequestBody {
+    /// A `multipart/form-data` body (RFC 7578) of text fields and files, for uploads.
+    ///
+    /// Its boundary occurs in none of the parts, and names and file names keep their non-ASCII characters. See
+    /// <doc:SendingForms>.
+    ///
+    /// ```swift
+    /// let upload = try Resource<Void>(url: uploadURL, method: .post(.multipart([
+    ///     .field("title", "Holiday"), .file("photo", at: photoFileURL, contentType: "image/jpeg"),
+    /// ])))
+    /// ```
+    public static func multipart(_ parts: [RequestBody.Part]) -> RequestBody {
+        RequestBody(storage: .multipart(parts))
+    }
+
+    /// An `application/x-www-form-urlencoded` body: `name=value` pairs, percent-encoded completely, as query items are.
+    ///
+    /// An item without a value is sent as its name alone. See <doc:SendingForms>.
+    ///
+    /// ```swift
+    /// let login = try Resource<Token>(url: tokenURL, method: .post(.urlEncoded([
+    ///     URLQueryItem(name: "grant_type", value: "password"), URLQueryItem(name: "username", value: "ada"),
+    /// ])))
+    /// ```
+    public static func urlEncoded(_ fields: [URLQueryItem]) -> RequestBody {
+        RequestBody(storage: .urlEncoded(fields))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The pages of a paginated resource, loaded one at a time as you iterate: the first page, then each page's next, until
+/// a page has none.
+///
+/// Make one with ``ResourceLoading/pages(of:)``, which follows `Link: <…>; rel="next"` header fields, or
+/// ``ResourceLoading/pages(of:next:)``, for a cursor in the body. Each page is one ``ResourceLoading/load(_:)``, with
+/// its errors, cancellation and middleware. See <doc:LoadingPages>.
+///
+/// ```swift
+/// for try await page in webservice.pages(of: Resource<[Episode]>(get: episodesURL)) {
+///     episodes += page
+/// }
+/// ```
+public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
+    /// A page, as the first resource's parse makes it.
+    public typealias Element = Page
+    /// The error of the load that failed, as ``ResourceLoading/load(_:)`` throws it.
+    public typealias Failure = any Error
+
+    /// How the resource of the page after a page is found.
+    enum Next: Sendable {
+        /// By the `Link: <…>; rel="next"` header field of the page's response.
+        case link
+        /// By this function of the page; `nil` after the last one.
+        case cursor(@Sendable (Page) -> Resource<Page>?)
+    }
+
+    /// Loads each page.
+    let loader: any ResourceLoading
+    /// The first page's resource.
+    let first: Resource<Page>
+    /// How the next page is found.
+    let next: Next
+
+    /// Returns an iterator that loads the first page when it is first asked for one.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(pages: self, pending: first)
+    }
+
+    /// Loads the pages one by one, each when it is asked for.
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
+        /// The sequence being iterated.
+        let pages: Pages
+        /// The next page's resource; `nil` after the last page, an error or a cycle.
+        var pending: Resource<Page>?
+        /// The requests loaded so far, to end the sequence where the next page would be one of them again.
+        var visited: Set<Visit> = []
+
+        /// A request as far as a page depends on it: its method, body and URL.
+        struct Visit: Hashable {
+            var method: HTTPMethod<Data>
+            var url: URL?
+        }
+
+        /// Loads the next page, or returns `nil` after the last one, an error or a next page that was loaded before.
+        ///
+        /// It throws what ``ResourceLoading/load(_:)`` throws, and `CancellationError` once the task is cancelled.
+        public mutating func next() async throws -> Page? {
+            guard let resource = pending else { return nil }
+            pending = nil
+            try Task.checkCancellation()
+            guard visited.insert(Visit(method: resource.method, url: URLRequest(resource: resource).url)).inserted
+            else { return nil }
+            let (page, next) = try await pages.loader.load(Self.withNext(resource, pages.next))
+            pending = next
+            return page
+        }
+
+        /// `resource` with a parse that also finds the resource of the page after the one it parses.
+        private static func withNext(_ resource: Resource<Page>, _ next: Next) -> Resource<(Page, Resource<Page>?)> {
+            switch next {
+            case .link:
+                resource.map { page, response in (page, linked(from: response, of: resource)) }
+            case .cursor(let next):
+                resource.map { page in (page, next(page)) }
+            }
+        }
+
+        /// `resource` at the target of `response`'s `Link: <…>; rel="next"` (RFC 8288), with no query items of its
+        /// own, since the link is the whole URL; `nil` when there is none.
+        private static func linked(from response: HTTPURLResponse?, of resource: Resource<Page>) -> Resource<Page>? {
+            guard let response, let url = response.url, let link = response.value(forHTTPHeaderField: "Link"),
+                let target = LinkHeader.target(of: "next", in: link, relativeTo: url)
+            else { return nil }
+            var next = resource
+            next.url = target
+            next.queryItems = []
+            return next
+        }
+    }
+}

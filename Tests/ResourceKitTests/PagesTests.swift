@@ -1,0 +1,119 @@
+import Foundation
+import ResourceKit
+import ResourceKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Pages of a paginated resource, one load each, until the last.
+@Suite struct PagesTests {
+    /// A server whose pages answer their own number, with a `Link` to the next one while there is one.
+    private static func server(pages: Int, link: @escaping @Sendable (Int) -> String?) -> StubTransport {
+        StubTransport.answering(
+            .computed { request in
+                let url = try #require(request.url)
+                let number =
+                    Int(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? "") ?? 1
+                guard number <= pages else { return .status(404) }
+                let headers = (number < pages ? link(number + 1) : nil).map { ["Link": $0] } ?? [:]
+                return .status(200, headers: headers, body: Data("\(number)".utf8))
+            })
+    }
+
+    /// A loader that answers each request with its body, or with `1` when it has none: a fake for a view model's
+    /// tests, with no transport.
+    private struct EchoLoader: ResourceLoading {
+        func load<A>(_ resource: Resource<A>) async throws -> A {
+            try resource.parse(resource.method.body ?? Data("1".utf8), nil)
+        }
+    }
+
+    private static let firstPage = Resource<String>(
+        url: baseURL.appendingPathComponent("items"), parse: { String(decoding: $0, as: UTF8.self) })
+
+    private func loadAll(_ pages: Pages<String>) async throws -> [String] {
+        var loaded: [String] = []
+        for try await page in pages { loaded.append(page) }
+        return loaded
+    }
+
+    @Test @MainActor func everyPageIsLoadedInOrderByItsNextLinkUntilOneHasNone() async throws {
+        let transport = Self.server(pages: 3) { #"<?page=\#($0)>; rel="next""# }
+        #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2", "3"])
+        let urls = await transport.requests.map { $0.url?.absoluteString }
+        #expect(urls == ["items", "items?page=2", "items?page=3"].map { baseURL.absoluteString + "/" + $0 })
+    }
+
+    @Test func aFailingPageEndsTheSequenceWithItsErrorAfterThePagesBefore() async throws {
+        let transport = Self.server(pages: 2) { #"<?page=\#($0 + 5)>; rel="next""# }
+        var iterator = Webservice(transport: transport).pages(of: Self.firstPage).makeAsyncIterator()
+        #expect(try await iterator.next() == "1")
+        let error = try await #require(throws: WebserviceError.self) { try await iterator.next() }
+        #expect(error.statusCode == 404)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func aCircleOfNextLinksEndsTheSequence() async throws {
+        let transport = Self.server(pages: 5) { $0 == 3 ? #"<?page=2>; rel="next""# : #"<?page=\#($0)>; rel="next""# }
+        #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2"])
+    }
+
+    @Test func aLinkToAFileIsNotFollowed() async throws {
+        let transport = Self.server(pages: 2) { _ in #"<file:///etc/passwd>; rel="next""# }
+        #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1"])
+    }
+
+    @Test func aCursorInTheBodyLeadsToTheNextPageUntilItIsNil() async throws {
+        let pages = Webservice(transport: Self.server(pages: 3) { _ in nil }).pages(of: Self.firstPage) { page in
+            guard let number = Int(page), number < 3 else { return nil }
+            var next = Self.firstPage
+            next.queryItems = [URLQueryItem(name: "page", value: "\(number + 1)")]
+            return next
+        }
+        #expect(try await loadAll(pages) == ["1", "2", "3"])
+    }
+
+    /// Pages asked for with a cursor in the request body (a GraphQL query, say) all have the same URL.
+    @Test func pagesOfTheSameURLWithOtherBodiesAreNotACircle() async throws {
+        let first = Resource<String>(
+            url: baseURL, method: .post(Data("1".utf8)), parse: { String(decoding: $0, as: UTF8.self) })
+        let pages = EchoLoader().pages(of: first) { page in
+            guard let number = Int(page), number < 3 else { return nil }
+            var next = first
+            next.method = .post(Data("\(number + 1)".utf8))
+            return next
+        }
+        #expect(try await loadAll(pages) == ["1", "2", "3"])
+        #expect(try await loadAll(EchoLoader().pages(of: first) { _ in first }) == ["1"])
+    }
+
+    @Test func aLoaderWithoutResponsesHasOnlyTheFirstLinkedPage() async throws {
+        #expect(try await loadAll(EchoLoader().pages(of: Self.firstPage)) == ["1"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancellationEndsTheIterationPromptly() async throws {
+        let pages = Webservice(transport: StubTransport.stalling).pages(of: Gate.resource("a")) { _ in
+            Gate.resource("a")
+        }
+        let iterating = Task {
+            for try await _ in pages {}
+        }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        iterating.cancel()
+        await #expect(throws: CancellationError.self) { try await iterating.value }
+    }
+
+    @Test func aCancelledTaskLoadsNoPage() async throws {
+        let transport = Self.server(pages: 3) { #"<?page=\#($0)>; rel="next""# }
+        let pages = Webservice(transport: transport).pages(of: Self.firstPage)
+        let iterating = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await loadAll(pages)
+        }
+        await #expect(throws: CancellationError.self) { try await iterating.value }
+        #expect(await transport.requests.isEmpty)
+    }
+}
