@@ -97,8 +97,7 @@ import Testing
         let file = directory.appendingPathComponent("video.mp4")
         try Data("frames".utf8).write(to: file)
         let log = ProgressLog()
-        var upload = Resource<Data>(url: baseURL, method: .put(Data()))
-        upload.bodyFile = file
+        var upload = try Resource<Void>(url: baseURL, method: .put(.file(file, contentType: "video/mp4")))
         upload.progress = log.receiver
         let stub = StubTransport.answering(.status(201))
 
@@ -107,6 +106,7 @@ import Testing
         let sent = try #require(await stub.requests.first)
         #expect(sent.httpMethod == "PUT")
         #expect(sent.httpBody == Data("frames".utf8))
+        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "video/mp4")
         #expect(log.reports.first == TransferProgress(direction: .upload, bytes: 6, expectedBytes: 6))
     }
 

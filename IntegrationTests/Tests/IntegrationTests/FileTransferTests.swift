@@ -1,8 +1,7 @@
 import EpisodesService
 import Foundation
+import ResourceKit
 import Testing
-
-@testable import ResourceKit
 
 /// Downloads to files and uploads from files on both transports: the bytes, the progress, the errors, and what is
 /// left on disk when a transfer fails.
@@ -15,13 +14,13 @@ import Testing
         try await withFileServer { base, directory in
             let destination = directory.appendingPathComponent("large.bin")
             let reports = Shared<[TransferProgress]>([])
-            var download = Resource<URL>(url: base / "faults/large?megabytes=5", downloadingTo: destination)
+            var download = Resource<URL>(url: base / "faults/large?megabytes=1", downloadingTo: destination)
             download.progress = { progress in reports.update { $0.append(progress) } }
 
             let saved = try await kind.webservice().load(download)
 
             #expect(saved == destination)
-            let expected = Data((0..<5 * Self.mebibyte).map { UInt8($0 % 251) })
+            let expected = Data((0..<Self.mebibyte).map { UInt8($0 % 251) })
             #expect(try Data(contentsOf: destination) == expected)
             #expect(try files(in: directory) == ["large.bin"])
             let progress = reports.value
@@ -97,12 +96,12 @@ import Testing
         async throws
     {
         try await withFileServer { base, directory in
-            let contents = Data((0..<3 * Self.mebibyte).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
             let file = directory.appendingPathComponent("upload.bin")
             try contents.write(to: file)
             let reports = Shared<[TransferProgress]>([])
-            var upload = try Resource<UploadReceipt>(url: base / "transfers/upload?checksum=1", method: .put(Data()))
-            upload.bodyFile = file
+            var upload = try Resource<UploadReceipt>(
+                url: base / "transfers/upload?checksum=1", method: .put(.file(file)))
             upload.progress = { progress in reports.update { $0.append(progress) } }
 
             let receipt = try await kind.webservice().load(upload)
@@ -110,7 +109,7 @@ import Testing
             #expect(receipt == UploadReceipt(bytes: contents.count, checksum: UploadReceipt.checksum(of: contents)))
             let sent = reports.value.filter { $0.direction == .upload }
             #expect(sent.count > 2, "\(sent)")
-            #expect(sent.last == TransferProgress(direction: .upload, bytes: 3_145_728, expectedBytes: 3_145_728))
+            #expect(sent.last == TransferProgress(direction: .upload, bytes: 300_000, expectedBytes: 300_000))
         }
     }
 
@@ -122,9 +121,8 @@ import Testing
             let file = directory.appendingPathComponent("upload.bin")
             try contents.write(to: file)
             let target = "/transfers/upload?checksum=1".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            var upload = try Resource<UploadReceipt>(
-                url: base / "faults/redirect?status=307&to=\(target)", method: .post(Data()))
-            upload.bodyFile = file
+            let upload = try Resource<UploadReceipt>(
+                url: base / "faults/redirect?status=307&to=\(target)", method: .post(.file(file)))
 
             let receipt = try await kind.webservice().load(upload)
 
@@ -136,8 +134,8 @@ import Testing
         async throws
     {
         try await withFileServer { base, directory in
-            var upload = try Resource<UploadReceipt>(url: base / "transfers/upload", method: .put(Data()))
-            upload.bodyFile = directory.appendingPathComponent("missing")
+            let upload = try Resource<UploadReceipt>(
+                url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent("missing"))))
             let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
             #expect((error.underlyingError as? URLError)?.code == .fileDoesNotExist)
         }
@@ -174,9 +172,11 @@ extension MemoryHungryTests {
     /// resident memory of a child process that does nothing else grows by a small fraction of the body.
     @Suite(.timeLimit(.minutes(3))) struct FileTransferMemoryTests {
         private static let gibibyte = 1 << 30
-        /// The most the child's peak may grow: the transport's first use (threads, connection pool, curl or NIO
-        /// buffers) measured 10 to 20 MB for the body-limit tests; a transfer held in memory would grow it by 1 GiB.
-        private static let allowance = 64 << 20
+        /// The most the child's peak may grow, a tenth of the body: the transport's first use (threads, connection
+        /// pool, curl or NIO buffers) measured 10 to 20 MB for the body-limit tests, plus, with `URLSession` on
+        /// Linux, the chunks curl delivers faster than the disk takes them (FoundationNetworking queues them for the
+        /// delegate without backpressure); a transfer held in memory would grow it by 1 GiB.
+        private static let allowance = 100 << 20
 
         @Test(arguments: TransportKind.allCases) func gibibyteDownloadGoesToDiskInBoundedMemory(kind: TransportKind)
             async throws
@@ -208,8 +208,7 @@ extension MemoryHungryTests {
                 let handle = try FileHandle(forWritingTo: file)
                 try handle.truncate(atOffset: UInt64(Self.gibibyte))
                 try handle.close()
-                var upload = try Resource<UploadReceipt>(url: url, method: .put(Data()))
-                upload.bodyFile = file
+                let upload = try Resource<UploadReceipt>(url: url, method: .put(.file(file)))
                 let receipt = try await kind.webservice().load(upload)
                 #expect(receipt.bytes == Self.gibibyte)
             }

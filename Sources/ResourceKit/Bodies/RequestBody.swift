@@ -1,9 +1,10 @@
 import Foundation
 
-/// A request body sent as its own bytes with its own `Content-Type`: a form, rather than JSON.
+/// A request body sent as its own bytes with its own `Content-Type`: a form or a file, rather than JSON.
 ///
-/// Pass it as the body of a `Decodable` or `Void` resource's method. The initializer encodes it once, when the resource
-/// is created, and sends the form's `Content-Type` unless `headers` names one. See <doc:SendingForms>.
+/// Pass it as the body of a `Decodable` or `Void` resource's method. The initializer encodes a form once, when the
+/// resource is created, and sends the body's `Content-Type` unless `headers` names one. See <doc:SendingForms> and
+/// <doc:TransferringFiles>.
 ///
 /// ```swift
 /// let upload = try Resource<Receipt>(url: uploadURL, method: .post(.multipart([
@@ -17,6 +18,8 @@ public struct RequestBody: Encodable, Sendable {
         case multipart([Part])
         /// An `application/x-www-form-urlencoded` form.
         case urlEncoded([URLQueryItem])
+        /// A file's contents, read as they are sent.
+        case file(URL, contentType: String)
     }
 
     /// What the body is made of.
@@ -40,18 +43,31 @@ public struct RequestBody: Encodable, Sendable {
     /// The body's bytes and the `Content-Type` that describes them.
     ///
     /// - Parameter random: The source of a multipart boundary's random bits; yours in tests.
-    /// - Returns: The bytes, and a value such as `multipart/form-data; boundary=ResourceKit-…`.
+    /// - Returns: The bytes (none for a file, which is read as it is sent), and a value such as
+    ///   `multipart/form-data; boundary=ResourceKit-…`.
     /// - Throws: ``WebserviceError/encoding(_:)`` for a multipart part that can't be encoded (see
-    ///   ``Multipart/encoded(_:random:)``).
+    ///   ``Multipart/encoded(_:random:)``), or a file body whose URL isn't a `file:` URL.
     func encoded(
         random: () -> UInt64 = { UInt64.random(in: .min ... .max) }
     ) throws(WebserviceError) -> (body: Data, contentType: String) {
         switch storage {
         case .multipart(let parts):
-            try Multipart.encoded(parts, random: random)
+            return try Multipart.encoded(parts, random: random)
         case .urlEncoded(let fields):
-            (Data(HTTPSyntax.formEncoded(fields).utf8), "application/x-www-form-urlencoded")
+            return (Data(HTTPSyntax.formEncoded(fields).utf8), "application/x-www-form-urlencoded")
+        case .file(let url, let contentType):
+            guard url.isFileURL else {
+                throw .encoding(
+                    URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."]))
+            }
+            try validateHeaderField(name: "Content-Type", value: contentType)
+            return (Data(), contentType)
         }
+    }
+
+    /// The file whose contents are the body, read as they are sent.
+    var file: URL? {
+        if case .file(let url, _) = storage { url } else { nil }
     }
 }
 
@@ -81,5 +97,16 @@ extension Encodable where Self == RequestBody {
     /// ```
     public static func urlEncoded(_ fields: [URLQueryItem]) -> RequestBody {
         RequestBody(storage: .urlEncoded(fields))
+    }
+
+    /// The contents of the file at `url`, read from disk as they are sent, never held in memory whole.
+    ///
+    /// The file is read when the request is sent, and again for a retry; see <doc:TransferringFiles>.
+    ///
+    /// ```swift
+    /// let upload = try Resource<Receipt>(url: uploadURL, method: .put(.file(videoFileURL, contentType: "video/mp4")))
+    /// ```
+    public static func file(_ url: URL, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(storage: .file(url, contentType: contentType))
     }
 }

@@ -38,11 +38,12 @@ extension Resource where A: Decodable & SendableMetatype {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder()
     ) throws(WebserviceError) {
-        let (method, bodyType) = try method.encoded(with: encoder)
+        let (method, bodyType, file) = try method.encoded(with: encoder)
         let contentType = method.body == nil ? nil : bodyType ?? "application/json"
         self.init(
             url: url, method: method,
             headers: headers.addingFormatDefaults(accept: "application/json", contentType: contentType),
             parse: { data in try decoder.decode(A.self, from: data, at: path) })
+        bodyFile = file
     }
 }

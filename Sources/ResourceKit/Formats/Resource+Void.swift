@@ -19,10 +19,11 @@ extension Resource where A == Void {
         headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder()
     ) throws(WebserviceError) {
-        let (method, contentType) = try method.encoded(with: encoder)
+        let (method, contentType, file) = try method.encoded(with: encoder)
         let accept = contentType == "application/json" ? contentType : nil
         self.init(
             url: url, method: method, headers: headers.addingFormatDefaults(accept: accept, contentType: contentType),
             parse: { _ in })
+        bodyFile = file
     }
 }
