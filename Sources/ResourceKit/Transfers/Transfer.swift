@@ -21,6 +21,10 @@ struct Transfer: Sendable {
     @TaskLocal static var current: Transfer?
 
     /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
+    ///
+    /// Inlined into ``Webservice/load(_:)``, which has `Resource<A>`'s metadata at hand already: called, this generic
+    /// function looks it up again, about 500 instructions a load.
+    @inline(__always)
     init?<A>(of resource: Resource<A>) {
         guard resource.bodyFile != nil || resource.destination != nil || resource.progress != nil else { return nil }
         upload = resource.bodyFile
