@@ -130,14 +130,18 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileFailsBeforeSending(kind: TransportKind)
-        async throws
-    {
+    @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileOrADirectoryFailsBeforeSending(
+        kind: TransportKind
+    ) async throws {
         try await withFileServer { base, directory in
-            let upload = try Resource<UploadReceipt>(
-                url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent("missing"))))
-            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
-            #expect((error.underlyingError as? URLError)?.code == .fileDoesNotExist)
+            for (file, code) in [("missing", URLError.Code.fileDoesNotExist), ("", .cannotOpenFile)] {
+                let upload = try Resource<UploadReceipt>(
+                    url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent(file))))
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await kind.webservice().load(upload)
+                }
+                #expect((error.underlyingError as? URLError)?.code == code, "\(error)")
+            }
         }
     }
 }

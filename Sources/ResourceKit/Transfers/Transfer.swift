@@ -36,20 +36,25 @@ struct Transfer: Sendable {
     /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20
 
-    /// The size of ``upload``, after checking that it is a local file this load may read.
+    /// The size of ``upload``, after checking that it is a regular local file this load may read.
     func uploadSize() throws -> Int64? {
         guard let upload else { return nil }
         guard upload.isFileURL else {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."])
         }
+        let attributes: [FileAttributeKey: Any]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: upload.path)
-            return (attributes[.size] as? NSNumber)?.int64Value
+            attributes = try FileManager.default.attributesOfItem(atPath: upload.path)
         } catch {
             throw URLError(
                 .fileDoesNotExist,
                 userInfo: [NSLocalizedDescriptionKey: "The file body can't be read.", NSUnderlyingErrorKey: error])
         }
+        guard attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? NSNumber else {
+            throw URLError(
+                .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "The file body isn't a regular file."])
+        }
+        return size.int64Value
     }
 
     /// Sends `request` through `send`, a transport that can't stream files.
@@ -65,10 +70,11 @@ struct Transfer: Sendable {
         if let upload {
             _ = try uploadSize()
             request.httpBody = try Data(contentsOf: upload)
-            let bytes = Int64(request.httpBody?.count ?? 0)
-            progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
         }
         let (data, head) = try await send(request)
+        if upload != nil, let bytes = request.httpBody.map({ Int64($0.count) }) {
+            progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
+        }
         var body = try ResponseBody(status: head.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
         do {
             try data.withUnsafeBytes { bytes in try body.append(bytes) }?.report()

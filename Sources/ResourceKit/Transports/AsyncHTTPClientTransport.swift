@@ -467,8 +467,15 @@
                     for loop in eventLoops { try await loop.submit {}.get() }
                 }
                 var buffer = allocator.buffer(capacity: 65_536)
+                var failed = false
                 let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 65_536) { bytes in
-                    Swift.max(read(descriptor, bytes.baseAddress, 65_536), 0)
+                    let count = read(descriptor, bytes.baseAddress, 65_536)
+                    failed = count < 0
+                    return Swift.max(count, 0)
+                }
+                if failed {
+                    let reason = "The file body can't be read: \(String(cString: strerror(errno)))."
+                    throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: reason])
                 }
                 guard count > 0 else {
                     counter.end()?.report()
