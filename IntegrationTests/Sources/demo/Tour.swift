@@ -1,6 +1,8 @@
+import EpisodesService
 import Foundation
 import ResourceKit
 import SwiftTalk
+import Synchronization
 
 /// The demo's requests, in the order an app would send them, each checking the answer it gets.
 struct Tour {
@@ -32,7 +34,43 @@ struct Tour {
         await showAccount()
         await delete(renamed ?? created)
         await recoverFromOutage()
+        await transferFiles()
         return true
+    }
+
+    /// Downloads 8 MiB straight to a temporary file, then uploads that file, each with its progress: neither body is
+    /// ever whole in memory.
+    private mutating func transferFiles() async {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("resourcekit-demo-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let reports = Reports()
+        var download = Resource<URL>(url: baseURL.appendingPathComponent("faults/large"), downloadingTo: file)
+        download.queryItems = [URLQueryItem(name: "megabytes", value: "8")]
+        download.progress = { reports.add($0) }
+        _ = await transcript.step(label(download, "8 MiB to a file")) { [webservice] in
+            let saved = try await webservice.load(download)
+            let size = try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int
+            guard size == 8 << 20 else { throw StepFailure("expected 8 MiB on disk, found \(size ?? 0) bytes") }
+            let (count, last) = reports.take()
+            guard last?.fractionCompleted == 1 else {
+                throw StepFailure("the last progress was \(String(describing: last))")
+            }
+            return ((), "8 MiB on disk; progress reported \(count) times, up to 100 %")
+        }
+        guard
+            var upload = try? Resource<UploadReceipt>(
+                url: baseURL.appendingPathComponent("transfers/upload"), method: .put(.file(file)))
+        else { return }
+        upload.progress = { reports.add($0) }
+        _ = await transcript.step(label(upload, "the file as the body")) { [webservice] in
+            let receipt = try await webservice.load(upload)
+            guard receipt.bytes == 8 << 20 else { throw StepFailure("the server received \(receipt.bytes) bytes") }
+            let (count, last) = reports.take()
+            guard last?.fractionCompleted == 1 else {
+                throw StepFailure("the last progress was \(String(describing: last))")
+            }
+            return ((), "the server received 8 MiB read from disk; progress reported \(count) times, up to 100 %")
+        }
     }
 
     /// Loads from a route that answers 503 twice: the web service's ``RetryPolicy`` makes the load succeed anyway.
@@ -146,6 +184,23 @@ struct Tour {
         _ = await transcript.step(label(delete)) { [webservice] in
             try await webservice.load(delete)
             return ((), "deleted #\(episode.number) \"\(episode.title)\"")
+        }
+    }
+}
+
+/// Counts the progress reports of a transfer and keeps the last.
+private final class Reports: Sendable {
+    private let reports = Mutex((count: 0, last: TransferProgress?.none))
+
+    func add(_ progress: TransferProgress) {
+        reports.withLock { $0 = ($0.count + 1, progress) }
+    }
+
+    /// The count of reports so far and the last one, starting again.
+    func take() -> (count: Int, last: TransferProgress?) {
+        reports.withLock { reports in
+            defer { reports = (0, nil) }
+            return reports
         }
     }
 }

@@ -35,7 +35,11 @@ func runDemo(arguments: [String]) async -> Int32 {
         return 0
     case .embedded:
         do {
-            let running = try await EpisodesServer.start(configure: { $0.addProductionRoutes() })
+            let running = try await EpisodesServer.start(configure: {
+                $0.addProductionRoutes()
+                $0.addFaultRoutes()
+                $0.addFileTransferRoutes()
+            })
             (server, baseURL) = (running, running.baseURL)
         } catch {
             printError("could not start the embedded Episodes server: \(error)")
@@ -70,7 +74,13 @@ func runDemo(arguments: [String]) async -> Int32 {
 /// Runs the embedded server until the process is interrupted, for exploring the API with curl or a second demo.
 func serve(port: Int) async -> Int32 {
     do {
-        let server = try await EpisodesServer.start(port: port, configure: { $0.addProductionRoutes() })
+        let server = try await EpisodesServer.start(
+            port: port,
+            configure: {
+                $0.addProductionRoutes()
+                $0.addFaultRoutes()
+                $0.addFileTransferRoutes()
+            })
         print("Episodes service at \(server.baseURL.absoluteString); press Ctrl-C to stop.")
         while true {
             try await Task.sleep(for: .seconds(3600))
