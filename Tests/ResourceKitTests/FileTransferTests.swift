@@ -138,6 +138,26 @@ import Testing
         #expect(try files(in: directory) == ["f"])
     }
 
+    @Test func downloadThatTimedOutLeavesTheDestinationEvenWhenTheTransportAnswersLate() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        try Data("old".utf8).write(to: destination)
+        let gate = Gate()
+        let ended = Notes<Bool>()
+        let webservice = Webservice(transport: StubTransport.gated(by: gate), middleware: [EndMiddleware(notes: ended)])
+        var download = Resource<URL>(url: baseURL.appendingPathComponent("file"), downloadingTo: destination)
+        download.timeout = 0.05
+
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        await gate.open("file")  // the transport ignored the cancellation and answers now
+        try await eventually("the chain returned") { await !ended.all.isEmpty }
+
+        #expect(try Data(contentsOf: destination) == Data("old".utf8))
+        #expect(try files(in: directory) == ["file"])
+    }
+
     @Test func progressIsReportedAboutEveryHundredthAndAtTheEnd() {
         var counter = ProgressCounter(.download, expected: 10_000_000, receiver: { _ in })
         var reported: [Int64] = []
@@ -166,6 +186,25 @@ private struct LoadingMiddleware: Middleware {
     ) async throws -> (Data, ResponseHead) {
         await notes.append(try await Webservice(transport: transport).load(Resource<Data>(url: baseURL)))
         return try await next(request)
+    }
+}
+
+/// A middleware that notes when the rest of the chain returned (`true`) or threw (`false`).
+private struct EndMiddleware: Middleware {
+    let notes: Notes<Bool>
+
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        do {
+            let answer = try await next(request)
+            await notes.append(true)
+            return answer
+        } catch {
+            await notes.append(false)
+            throw error
+        }
     }
 }
 

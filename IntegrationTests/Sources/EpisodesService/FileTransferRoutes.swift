@@ -4,7 +4,7 @@ import Hummingbird
 extension Router {
     /// Adds the route that receives large uploads; large downloads come from `GET /faults/large`.
     ///
-    /// - `PUT` or `POST /transfers/upload?checksum=1`: reads the request body as it streams, holding none of it, and
+    /// - `PUT`, `POST` or `GET /transfers/upload?checksum=1`: reads the request body as it streams, holding none of it, and
     ///   answers `{"bytes": n}`, with `"checksum"`, the sum of the bytes times their offsets plus one modulo 2⁶⁴ (for
     ///   bodies small enough to check byte by byte), when asked.
     public func addFileTransferRoutes() {
@@ -24,6 +24,7 @@ extension Router {
         }
         put("/transfers/upload", use: upload)
         post("/transfers/upload", use: upload)
+        get("/transfers/upload", use: upload)  // a redirect that turns an upload into a GET must not send the file
     }
 }
 

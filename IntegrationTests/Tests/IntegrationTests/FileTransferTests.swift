@@ -130,6 +130,22 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportKind.allCases) func uploadRedirectedToAGetSendsNoBody(kind: TransportKind) async throws {
+        try await withFileServer { base, directory in
+            let file = directory.appendingPathComponent("upload.bin")
+            try Data(count: 100_000).write(to: file)
+            let target = "/transfers/upload".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            for status in [303, 302] {
+                let upload = try Resource<UploadReceipt>(
+                    url: base / "faults/redirect?status=\(status)&to=\(target)", method: .post(.file(file)))
+
+                let receipt = try await kind.webservice().load(upload)
+
+                #expect(receipt == UploadReceipt(bytes: 0, checksum: nil), "\(status)")
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileFailsBeforeSending(kind: TransportKind)
         async throws
     {

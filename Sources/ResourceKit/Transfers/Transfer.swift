@@ -65,6 +65,8 @@ struct Transfer: Sendable {
             progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
         }
         let (data, head) = try await send(request)
+        // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.
+        try Task.checkCancellation()
         var body = try ResponseBody(status: head.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
         do {
             try data.withUnsafeBytes { bytes in try body.append(bytes) }?.report()
