@@ -82,6 +82,36 @@ import Testing
         #expect(try files(in: directory).isEmpty)
     }
 
+    #if os(Linux)
+        @Test func destinationThatCantBeReplacedFailsAndTheFileIsClosedOnce() throws {
+            let directory = try directory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let destination = directory.appendingPathComponent("taken")
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+            let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+            var body = try ResponseBody(status: 200, expectedLength: nil, maxBodySize: nil, for: transfer)
+            _ = try body.append(Data("x".utf8))
+            // The temporary file's descriptor, found by where it leads.
+            let descriptor = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).first {
+                    let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+                    return target?.hasPrefix(directory.path) == true
+                })
+
+            let error = #expect(throws: URLError.self) { _ = try body.finish() }
+            #expect(error?.code == .cannotMoveFile)
+            // Another file takes the number the temporary file had; abandoning the body must not close it.
+            let other = open("/dev/null", O_RDONLY)
+            #expect(dup2(other, descriptor) == descriptor)
+            body.abandon()
+
+            #expect(fcntl(descriptor, F_GETFD) != -1, "the descriptor was closed a second time")
+            close(descriptor)
+            close(other)
+            #expect(try files(in: directory) == ["taken"])
+        }
+    #endif
+
     @Test(arguments: [URL(string: "https://example.com/file")!, URL(fileURLWithPath: "/no/such/directory/file")])
     func destinationThatCantBeCreatedIsAnError(destination: URL) async throws {
         let download = Resource<URL>(url: baseURL, downloadingTo: destination)

@@ -78,8 +78,11 @@ struct ResponseBody {
     ///
     /// Returns the body in memory (empty for a download) and the last progress report, if one is due.
     mutating func finish() throws -> (Data, DueProgress?) {
+        // Ended before it commits: a commit that fails has closed and removed the file already, and an `abandon`
+        // after it must not close the descriptor, which may belong to another file by then, a second time.
+        let file = self.file
+        self.file = nil
         try file?.commit()
-        file = nil
         return (data, counter.end())
     }
 
