@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportKind.allCases) func uploadsProgressEndsBeforeTheResponsesBegins(kind: TransportKind)
+        async throws
+    {
+        try await withFileServer { base, directory in
+            let file = directory.appendingPathComponent("upload.bin")
+            try Data(count: 300_000).write(to: file)
+            let reports = Shared<[TransferProgress]>([])
+            var upload = try Resource<UploadReceipt>(
+                url: base / "transfers/upload?padding=1000000", method: .put(.file(file)))
+            upload.progress = { progress in reports.update { $0.append(progress) } }
+
+            #expect(try await kind.webservice().load(upload).bytes == 300_000)
+
+            let directions = reports.value.map(\.direction)
+            #expect(directions.contains(.download))
+            #expect(directions == directions.filter { $0 == .upload } + directions.filter { $0 == .download })
+            #expect(reports.value.last { $0.direction == .upload }?.bytes == 300_000)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func uploadFollowsARedirectThatKeepsItsBody(kind: TransportKind)
         async throws
     {
