@@ -23,7 +23,8 @@ extension Router {
             }
             let receipt = UploadReceipt(bytes: count, checksum: checks ? checksum : nil)
             if let padding = request.integer("padding") {
-                return try Response.json(PaddedReceipt(receipt: receipt, padding: String(repeating: "x", count: padding)))
+                let padded = PaddedReceipt(receipt: receipt, padding: String(repeating: "x", count: padding))
+                return try Response.json(padded)
             }
             return try Response.json(receipt)
         }
