@@ -130,6 +130,7 @@ public struct Webservice: Sendable {
             case .fresh(let stored):
                 if let response = stored.httpResponse {
                     WebserviceEvent.report(.cacheHit, for: request)
+                    Self.reportCached(stored.body)
                     return (stored.body, ResponseHead(response))
                 }
             case .stale(let response, let validators):
@@ -150,6 +151,7 @@ public struct Webservice: Sendable {
             let stored = await cache.revalidate(request, with: head.response()) ?? stale
             guard let response = stored.httpResponse else { throw WebserviceError.nonHTTPResponse(body: stored.body) }
             WebserviceEvent.report(.revalidated, for: request)
+            Self.reportCached(stored.body)
             return (stored.body, ResponseHead(response))
         }
         if let maxBodySize, data.count > maxBodySize {
@@ -159,6 +161,13 @@ public struct Webservice: Sendable {
             await cache.record(stored, for: request)
         }
         return (data, head)
+    }
+
+    /// Reports the whole of `body`, which came from the cache, to the progress of the load's transfer, if it has one:
+    /// its closure hears of the body's end however the body came.
+    private static func reportCached(_ body: Data) {
+        let bytes = Int64(body.count)
+        Transfer.current?.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))
     }
 
     /// A transport's `error` as ``load(_:)`` reports it: ``WebserviceError/transport(_:)`` without `request`'s

@@ -155,6 +155,21 @@ import Testing
         #expect(try files(in: directory) == ["a", "b"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func bodyFromTheCacheReportsItsProgressToo() async throws {
+        let stub = StubTransport.answering(.status(200, headers: ["Cache-Control": "max-age=60"], body: Data("v".utf8)))
+        let webservice = Webservice(transport: stub, cache: ResponseCache(byteLimit: 1 << 20))
+        _ = try await webservice.load(Resource<Data>(url: baseURL))
+        let log = ProgressLog()
+        var cached = Resource<Data>(url: baseURL)
+        cached.progress = log.receiver
+
+        #expect(try await webservice.load(cached) == Data("v".utf8))
+
+        #expect(await stub.requests.count == 1)
+        #expect(log.reports == [TransferProgress(direction: .download, bytes: 1, expectedBytes: 1)])
+    }
+
     @Test func loadInsideAMiddlewareDoesntInheritTheOuterDownload() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
