@@ -112,6 +112,19 @@ import Testing
         }
     #endif
 
+    @Test func destinationWithTheLongestNameAFileCanHaveIsSaved() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = String(repeating: "é", count: 127) + "a"  // 255 bytes, as long as Linux and macOS allow
+        let destination = directory.appendingPathComponent(name)
+        let webservice = Webservice(transport: StubTransport.answering(.status(200, body: Data("x".utf8))))
+
+        #expect(try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination)) == destination)
+
+        #expect(try Data(contentsOf: destination) == Data("x".utf8))
+        #expect(try files(in: directory).count == 1)
+    }
+
     @Test(arguments: [URL(string: "https://example.com/file")!, URL(fileURLWithPath: "/no/such/directory/file")])
     func destinationThatCantBeCreatedIsAnError(destination: URL) async throws {
         let download = Resource<URL>(url: baseURL, downloadingTo: destination)

@@ -110,7 +110,13 @@ struct PartialFile: Sendable {
                 userInfo: [NSLocalizedDescriptionKey: "A download's destination must be a file: URL."])
         }
         let directory = destination.deletingLastPathComponent()
-        let name = ".\(destination.lastPathComponent).\(UInt64.random(in: .min ... .max)).download"
+        // At most 200 bytes of the destination's name, so the temporary name stays within the 255 a name may have.
+        var stem = ""
+        for character in destination.lastPathComponent {
+            guard stem.utf8.count + character.utf8.count <= 200 else { break }
+            stem.append(character)
+        }
+        let name = ".\(stem).\(UInt64.random(in: .min ... .max)).download"
         self.destination = destination
         temporary = directory.appendingPathComponent(name)
         descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
