@@ -153,6 +153,25 @@ import Testing
         #expect(log.reports.first == TransferProgress(direction: .upload, bytes: 6, expectedBytes: 6))
     }
 
+    @Test func uploadFromALinkSendsTheFileItLeadsToAndADirectoryIsRefused() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file")
+        try Data("linked".utf8).write(to: file)
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let stub = StubTransport.answering(.status(204))
+        let webservice = Webservice(transport: stub)
+
+        _ = try await webservice.load(try Resource<Void>(url: baseURL, method: .put(.file(link))))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(try Resource<Void>(url: baseURL, method: .put(.file(directory))))
+        }
+
+        #expect(await stub.requests.map(\.httpBody) == [Data("linked".utf8)])
+        #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory)
+    }
+
     @Test func downloadsAreNeitherCachedNorServedFromTheCache() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }

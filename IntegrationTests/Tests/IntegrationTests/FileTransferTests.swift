@@ -166,6 +166,16 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportKind.allCases) func uploadOfADirectoryFailsBeforeSending(kind: TransportKind)
+        async throws
+    {
+        try await withFileServer { base, directory in
+            let upload = try Resource<UploadReceipt>(url: base / "transfers/upload", method: .put(.file(directory)))
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
+            #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory, "\(error)")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileFailsBeforeSending(kind: TransportKind)
         async throws
     {

@@ -32,19 +32,32 @@ struct Transfer: Sendable {
     /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20
 
-    /// The size of ``upload``, after checking that it is a local file this load may read.
+    /// The size of ``upload``, after checking that it is a local regular file this load may read.
+    ///
+    /// A directory, a device or a pipe has no size to announce, and reading one would send less or more than it (or
+    /// wait forever): it fails with `URLError(.fileIsDirectory)` or `URLError(.cannotOpenFile)`.
     func uploadSize() throws -> Int64? {
         guard let upload else { return nil }
         guard upload.isFileURL else {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."])
         }
+        let attributes: [FileAttributeKey: Any]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: upload.path)
-            return (attributes[.size] as? NSNumber)?.int64Value
+            // Of the file a symbolic link leads to, not the link's.
+            attributes = try FileManager.default.attributesOfItem(atPath: upload.resolvingSymlinksInPath().path)
         } catch {
             throw URLError(
                 .fileDoesNotExist,
                 userInfo: [NSLocalizedDescriptionKey: "The file body can't be read.", NSUnderlyingErrorKey: error])
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?:
+            return (attributes[.size] as? NSNumber)?.int64Value
+        case .typeDirectory?:
+            throw URLError(.fileIsDirectory, userInfo: [NSLocalizedDescriptionKey: "A file body can't be a directory."])
+        default:
+            throw URLError(
+                .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "A file body must be a regular file."])
         }
     }
 
