@@ -98,13 +98,15 @@ public struct Webservice: Sendable {
         let limit = resource.maxBodySize
         let (data, head): (Data, ResponseHead)
         let transfer = Transfer(of: resource)
-        if transfer != nil || Transfer.current != nil {
+        if transfer != nil || Transfer.chain != nil || Transfer.current != nil {
             // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer transfer.
-            (data, head) = try await Transfer.$current.withValue(transfer) {
-                // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
-                try await response(
-                    to: request, within: resource.timeout, maxBodySize: limit,
-                    cache: transfer?.destination == nil ? cache : nil)
+            (data, head) = try await Transfer.$chain.withValue(transfer) {
+                try await Transfer.$current.withValue(nil) {
+                    // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
+                    try await response(
+                        to: request, within: resource.timeout, maxBodySize: limit,
+                        cache: transfer?.destination == nil ? cache : nil)
+                }
             }
         } else {
             (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
@@ -167,7 +169,7 @@ public struct Webservice: Sendable {
     /// its closure hears of the body's end however the body came.
     private static func reportCached(_ body: Data) {
         let bytes = Int64(body.count)
-        Transfer.current?.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))
+        Transfer.chain?.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))
     }
 
     /// A transport's `error` as ``load(_:)`` reports it: ``WebserviceError/transport(_:)`` without `request`'s
@@ -308,13 +310,27 @@ public struct Webservice: Sendable {
         _ headTransport: (any HeadTransport)?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        if let transfer = Transfer.current, !(transport is any TransfersFiles) {
-            return try await transfer.buffered(request, maxBodySize: maxBodySize) { request in
-                try await Transfer.$current.withValue(nil) {
-                    try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+        if let transfer = Transfer.chain {
+            guard transport is any TransfersFiles else {
+                return try await transfer.buffered(request, maxBodySize: maxBodySize) { request in
+                    try await send(request, through: transport, headTransport, maxBodySize: maxBodySize)
                 }
             }
+            return try await Transfer.$current.withValue(transfer) {
+                try await send(request, through: transport, headTransport, maxBodySize: maxBodySize)
+            }
         }
+        return try await send(request, through: transport, headTransport, maxBodySize: maxBodySize)
+    }
+
+    /// Sends `request` through `transport` (as `headTransport` when it is one), with the body limited to
+    /// `maxBodySize` bytes when there is a limit.
+    private static func send(
+        _ request: URLRequest,
+        through transport: any Transport,
+        _ headTransport: (any HeadTransport)?,
+        maxBodySize: Int?
+    ) async throws -> (Data, ResponseHead) {
         if let headTransport {
             return try await headTransport.head(for: request, maxBodySize: maxBodySize)
         }

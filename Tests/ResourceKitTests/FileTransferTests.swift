@@ -235,6 +235,16 @@ import Testing
         #expect(try files(in: directory) == ["file"])
     }
 
+    @Test func transportCalledDirectlyInAMiddlewareDoesntSeeTheOuterDownload() async throws {
+        let spy = TransferSpy()
+        let destination = URL(fileURLWithPath: "/tmp/never-written")
+        let webservice = Webservice(transport: spy, middleware: [DirectCallMiddleware(transport: spy)])
+
+        _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
+
+        #expect(await spy.notes.all == [nil, destination], "the middleware's own request, then the download's")
+    }
+
     @Test func progressIsReportedAboutEveryHundredthAndAtTheEnd() {
         var counter = ProgressCounter(.download, expected: 10_000_000, receiver: { _ in })
         var reported: [Int64] = []
@@ -282,6 +292,29 @@ private struct EndMiddleware: Middleware {
             await notes.append(false)
             throw error
         }
+    }
+}
+
+/// A transport that streams transfers itself and notes the destination of each request's transfer.
+private struct TransferSpy: TransfersFiles {
+    let notes = Notes<URL?>()
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        await notes.append(Transfer.current?.destination)
+        return (Data(), HTTPURLResponse(url: baseURL, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+    }
+}
+
+/// A middleware that sends a request of its own straight to a transport before passing the load's on.
+private struct DirectCallMiddleware: Middleware {
+    let transport: any Transport
+
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        _ = try await transport.data(for: URLRequest(url: baseURL.appendingPathComponent("token")))
+        return try await next(request)
     }
 }
 

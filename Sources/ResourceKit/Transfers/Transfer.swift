@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a load sends from disk, saves to disk and reports progress to: bound while the load's request runs, so the
-/// transport at the end of the middleware chain finds it.
+/// What a load sends from disk, saves to disk and reports progress to: bound while the load's middleware chain runs
+/// (``chain``), and handed to the transport at its end (``current``).
 struct Transfer: Sendable {
     /// The file whose contents are the request body, for a resource made with ``RequestBody/file(_:contentType:)``.
     var upload: URL?
@@ -17,7 +17,12 @@ struct Transfer: Sendable {
     /// Receives the transfer's progress.
     var progress: (@Sendable (TransferProgress) -> Void)?
 
-    /// The transfer of the load whose request is running.
+    /// The transfer of the load whose middleware chain is running, for middleware such as ``Deduplication`` that must
+    /// not share its response.
+    @TaskLocal static var chain: Transfer?
+
+    /// The transfer of the request the transport at the end of the chain is sending: `nil` in middleware, so that a
+    /// transport a middleware calls itself (for a token, say) never sends the load's file or writes its destination.
     @TaskLocal static var current: Transfer?
 
     /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
