@@ -245,6 +245,26 @@ import Testing
         #expect(await spy.notes.all == [nil, destination], "the middleware's own request, then the download's")
     }
 
+    @Test func downloadThatAMiddlewareFailsAfterItArrivedLeavesTheDestination() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        try Data("old".utf8).write(to: destination)
+        let stub = StubTransport.answering(.status(200, body: Data("new".utf8)))
+        let webservice = Webservice(transport: stub, middleware: [RejectingMiddleware()])
+
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
+        }
+
+        // The transport at the chain's end moves the file into place as soon as the body has arrived; a failure in
+        // the middleware after it comes too late. Fixing it means committing in `Webservice` once the load succeeded.
+        withKnownIssue("the destination is replaced before the middleware fails") { () throws in
+            #expect(try Data(contentsOf: destination) == Data("old".utf8))
+        }
+        #expect(try files(in: directory) == ["file"])
+    }
+
     @Test func progressIsReportedAboutEveryHundredthAndAtTheEnd() {
         var counter = ProgressCounter(.download, expected: 10_000_000, receiver: { _ in })
         var reported: [Int64] = []
@@ -315,6 +335,17 @@ private struct DirectCallMiddleware: Middleware {
     ) async throws -> (Data, ResponseHead) {
         _ = try await transport.data(for: URLRequest(url: baseURL.appendingPathComponent("token")))
         return try await next(request)
+    }
+}
+
+/// A middleware that fails every load once its response has arrived, as one that checks a signature might.
+private struct RejectingMiddleware: Middleware {
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        _ = try await next(request)
+        throw WebserviceError.transport(URLError(.badServerResponse))
     }
 }
 
