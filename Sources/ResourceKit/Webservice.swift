@@ -98,22 +98,34 @@ public struct Webservice: Sendable {
         let limit = resource.maxBodySize
         let (data, head): (Data, ResponseHead)
         let transfer = Transfer(of: resource)
-        if transfer != nil || Transfer.chain != nil || Transfer.current != nil {
-            // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer transfer.
-            (data, head) = try await Transfer.$chain.withValue(transfer) {
-                try await Transfer.$current.withValue(nil) {
-                    // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
-                    try await response(
-                        to: request, within: resource.timeout, maxBodySize: limit,
-                        cache: transfer?.destination == nil ? cache : nil)
+        do {
+            if transfer != nil || Transfer.chain != nil || Transfer.current != nil {
+                // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer one.
+                (data, head) = try await Transfer.$chain.withValue(transfer) {
+                    try await Transfer.$current.withValue(nil) {
+                        // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
+                        try await response(
+                            to: request, within: resource.timeout, maxBodySize: limit,
+                            cache: transfer?.destination == nil ? cache : nil)
+                    }
                 }
+            } else {
+                (data, head) = try await response(
+                    to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
             }
-        } else {
-            (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
+            try Task.checkCancellation()
+            if let limit, data.count > limit {
+                throw WebserviceError.bodyTooLarge(limit: limit)
+            }
+        } catch {
+            await transfer?.arrived?.discard()
+            throw error
         }
-        try Task.checkCancellation()
-        if let limit, data.count > limit {
-            throw WebserviceError.bodyTooLarge(limit: limit)
+        do {
+            // The load succeeded: a download's file takes the destination's place, before the parse that may read it.
+            try await transfer?.arrived?.commit()
+        } catch {
+            throw Self.reported(error, of: request)
         }
         return try resource.value(from: data, head: head)
     }

@@ -16,6 +16,8 @@ struct Transfer: Sendable {
     var acceptableStatusCodes: Range<Int>
     /// Receives the transfer's progress.
     var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The download's file once its whole body arrived, until the load ends; `nil` without a ``destination``.
+    let arrived: ArrivedFiles?
 
     /// The transfer of the load whose middleware chain is running, for middleware such as ``Deduplication`` that must
     /// not share its response.
@@ -32,6 +34,17 @@ struct Transfer: Sendable {
         destination = resource.destination
         acceptableStatusCodes = resource.acceptableStatusCodes
         progress = resource.progress
+        arrived = resource.destination == nil ? nil : ArrivedFiles()
+    }
+
+    /// Keeps `file`, a download's whole body, for the load to move into place once it has succeeded.
+    func keep(_ file: ArrivedFile?) async {
+        guard let file else { return }
+        if let arrived {
+            await arrived.keep(file)
+        } else {
+            file.remove()
+        }
     }
 
     /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
@@ -88,8 +101,9 @@ struct Transfer: Sendable {
         var body = try ResponseBody(status: head.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
         do {
             try data.withUnsafeBytes { bytes in try body.append(bytes) }?.report()
-            let (saved, last) = try body.finish()
+            let (saved, last, file) = try body.finish()
             last?.report()
+            await keep(file)
             return (saved, head)
         } catch {
             body.abandon()

@@ -317,8 +317,9 @@
                 for try await chunk in response.body {
                     try chunk.withUnsafeReadableBytes { try body.append($0) }?.report()
                 }
-                let (data, due) = try body.finish()
+                let (data, due, file) = try body.finish()
                 due?.report()
+                await transfer.keep(file)
                 return data
             } catch {
                 body.abandon()

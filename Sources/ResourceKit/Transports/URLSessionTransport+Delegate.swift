@@ -71,16 +71,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
                 let load = Load(maxBodySize: maxBodySize, transfer: transfer, uploadSize: sending)
                 switch try await run(task, load) {
-                case .response(let body, let response): return (body, response)
+                case .response(let body, let response, let file):
+                    await transfer?.keep(file)
+                    return (body, response)
                 case .redirect(let next): request = next
                 }
             }
             throw URLError(.httpTooManyRedirects)
         }
 
-        /// What a task ends with: a response and its body, or a request to send next.
+        /// What a task ends with: a response and its body (in memory, or a download's file), or a request to send
+        /// next.
         enum Outcome: Sendable {
-            case response(Data, URLResponse)
+            case response(Data, URLResponse, ArrivedFile?)
             case redirect(URLRequest)
         }
 
@@ -262,9 +265,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return .failure(URLError(.badServerResponse))
                 }
                 do {
-                    let (body, due) = try load.body.finish()
+                    let (body, due, file) = try load.body.finish()
                     reports += [load.sent.end(), due].compactMap { $0 }
-                    return .success(.response(body, response))
+                    return .success(.response(body, response, file))
                 } catch {
                     return .failure(error)
                 }
@@ -292,7 +295,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 guard let response = load.response ?? challenge.failureResponse ?? task.response else {
                     return .failure(URLError(.userAuthenticationRequired))
                 }
-                return Result { .response(try load.body.finish().0, response) }
+                return Result {
+                    let (body, _, file) = try load.body.finish()
+                    return .response(body, response, file)
+                }
             }
             completionHandler(.cancelAuthenticationChallenge, nil)
         }
