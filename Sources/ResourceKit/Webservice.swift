@@ -98,20 +98,34 @@ public struct Webservice: Sendable {
         let limit = resource.maxBodySize
         let (data, head): (Data, ResponseHead)
         let transfer = Transfer(of: resource)
-        if transfer != nil || Transfer.current != nil {
-            // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer transfer.
-            (data, head) = try await Transfer.$current.withValue(transfer) {
-                // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
-                try await response(
-                    to: request, within: resource.timeout, maxBodySize: limit,
-                    cache: transfer?.destination == nil ? cache : nil)
+        do {
+            if transfer != nil || Transfer.chain != nil || Transfer.current != nil {
+                // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer one.
+                (data, head) = try await Transfer.$chain.withValue(transfer) {
+                    try await Transfer.$current.withValue(nil) {
+                        // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
+                        try await response(
+                            to: request, within: resource.timeout, maxBodySize: limit,
+                            cache: transfer?.destination == nil ? cache : nil)
+                    }
+                }
+            } else {
+                (data, head) = try await response(
+                    to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
             }
-        } else {
-            (data, head) = try await response(to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
+            try Task.checkCancellation()
+            if let limit, data.count > limit {
+                throw WebserviceError.bodyTooLarge(limit: limit)
+            }
+        } catch {
+            await transfer?.arrived?.discard()
+            throw error
         }
-        try Task.checkCancellation()
-        if let limit, data.count > limit {
-            throw WebserviceError.bodyTooLarge(limit: limit)
+        do {
+            // The load succeeded: a download's file takes the destination's place, before the parse that may read it.
+            try await transfer?.arrived?.commit()
+        } catch {
+            throw Self.reported(error, of: request)
         }
         return try resource.value(from: data, head: head)
     }
@@ -130,6 +144,7 @@ public struct Webservice: Sendable {
             case .fresh(let stored):
                 if let response = stored.httpResponse {
                     WebserviceEvent.report(.cacheHit, for: request)
+                    Self.reportCached(stored.body)
                     return (stored.body, ResponseHead(response))
                 }
             case .stale(let response, let validators):
@@ -150,6 +165,7 @@ public struct Webservice: Sendable {
             let stored = await cache.revalidate(request, with: head.response()) ?? stale
             guard let response = stored.httpResponse else { throw WebserviceError.nonHTTPResponse(body: stored.body) }
             WebserviceEvent.report(.revalidated, for: request)
+            Self.reportCached(stored.body)
             return (stored.body, ResponseHead(response))
         }
         if let maxBodySize, data.count > maxBodySize {
@@ -159,6 +175,13 @@ public struct Webservice: Sendable {
             await cache.record(stored, for: request)
         }
         return (data, head)
+    }
+
+    /// Reports the whole of `body`, which came from the cache, to the progress of the load's transfer, if it has one:
+    /// its closure hears of the body's end however the body came.
+    private static func reportCached(_ body: Data) {
+        let bytes = Int64(body.count)
+        Transfer.chain?.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))
     }
 
     /// A transport's `error` as ``load(_:)`` reports it: ``WebserviceError/transport(_:)`` without `request`'s
@@ -299,13 +322,27 @@ public struct Webservice: Sendable {
         _ headTransport: (any HeadTransport)?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        if let transfer = Transfer.current, !(transport is any TransfersFiles) {
-            return try await transfer.buffered(request, maxBodySize: maxBodySize) { request in
-                try await Transfer.$current.withValue(nil) {
-                    try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+        if let transfer = Transfer.chain {
+            guard transport is any TransfersFiles else {
+                return try await transfer.buffered(request, maxBodySize: maxBodySize) { request in
+                    try await send(request, through: transport, headTransport, maxBodySize: maxBodySize)
                 }
             }
+            return try await Transfer.$current.withValue(transfer) {
+                try await send(request, through: transport, headTransport, maxBodySize: maxBodySize)
+            }
         }
+        return try await send(request, through: transport, headTransport, maxBodySize: maxBodySize)
+    }
+
+    /// Sends `request` through `transport` (as `headTransport` when it is one), with the body limited to
+    /// `maxBodySize` bytes when there is a limit.
+    private static func send(
+        _ request: URLRequest,
+        through transport: any Transport,
+        _ headTransport: (any HeadTransport)?,
+        maxBodySize: Int?
+    ) async throws -> (Data, ResponseHead) {
         if let headTransport {
             return try await headTransport.head(for: request, maxBodySize: maxBodySize)
         }

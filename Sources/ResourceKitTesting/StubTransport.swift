@@ -60,7 +60,9 @@ public struct StubTransport: Transport {
         await log.record(request)
         let method = request.httpMethod ?? "GET"
         guard let url = request.url, let route = routes.first(where: { $0.matches(method, url) }) else {
-            let reason = "No stub route answers \(method) \(request.url?.absoluteString ?? "(no URL")."
+            // Named without its credentials, as ResourceKit's transports name a URL in their errors.
+            let named = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+            let reason = "No stub route answers \(method) \(named?.absoluteString ?? "(no URL)")."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
         return try await route.answer.response(to: request, at: url)
@@ -145,7 +147,9 @@ public struct StubAnswer: Sendable {
         case .response(let code, let fields, let data): (status, headers, body) = (code, fields, data)
         case .fixture(let file, let code, let fields):
             (status, headers, body) = (code, fields, try Data(contentsOf: file))
-        case .failure(let code): throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        case .failure(let code):
+            let failing = Redaction.redacted(url, removing: Redaction.secrets(of: request)) ?? url
+            throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: failing])
         case .computed(let answer): return try await answer(request).response(to: request, at: url)
         case .sequence(let answers, let turns):
             guard !answers.isEmpty else {

@@ -55,6 +55,22 @@ import Testing
         #expect(error.description.contains("No stub route answers GET https://api.example.com/nowhere"))
     }
 
+    @Test func anUnroutedRequestsErrorNamesItWithoutItsCredentials() async throws {
+        let url = try #require(URL(string: "https://user:hunter2@api.example.com/nowhere?api_key=s3cret&page=2"))
+        let transportError = await #expect(throws: URLError.self) {
+            try await StubTransport([]).data(for: URLRequest(url: url))
+        }
+        let loadError = await #expect(throws: WebserviceError.self) {
+            try await Webservice(transport: StubTransport([])).load(Resource<Data>(url: url))
+        }
+        let descriptions = [transportError?.localizedDescription, loadError?.description, loadError.map { "\($0)" }]
+        for description in descriptions {
+            let text = try #require(description)
+            #expect(text.contains("api.example.com/nowhere"), "\(text)")
+            #expect(!text.contains("hunter2") && !text.contains("s3cret"), "\(text)")
+        }
+    }
+
     @Test func failuresFixturesAndDelaysAreAnswered() async throws {
         let fixture = FileManager.default.temporaryDirectory.appendingPathComponent("stub-\(UUID().uuidString).json")
         try Data("[1,2]".utf8).write(to: fixture)

@@ -82,6 +82,50 @@ import Testing
         #expect(try files(in: directory).isEmpty)
     }
 
+    #if os(Linux)
+        @Test func destinationThatCantBeReplacedFailsAndTheFileIsClosedOnce() throws {
+            let directory = try directory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let destination = directory.appendingPathComponent("taken")
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+            let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+            var body = try ResponseBody(status: 200, expectedLength: nil, maxBodySize: nil, for: transfer)
+            _ = try body.append(Data("x".utf8))
+            // The temporary file's descriptor, found by where it leads.
+            let descriptor = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).first {
+                    let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+                    return target?.hasPrefix(directory.path) == true
+                })
+
+            let arrived = try #require(try body.finish().2)
+            // Another file takes the number the temporary file had; abandoning the body must not close it.
+            let other = open("/dev/null", O_RDONLY)
+            #expect(dup2(other, descriptor) == descriptor)
+            body.abandon()
+            let error = #expect(throws: URLError.self) { try arrived.moveIntoPlace() }
+            #expect(error?.code == .cannotMoveFile)
+
+            #expect(fcntl(descriptor, F_GETFD) != -1, "the descriptor was closed a second time")
+            close(descriptor)
+            close(other)
+            #expect(try files(in: directory) == ["taken"])
+        }
+    #endif
+
+    @Test func destinationWithTheLongestNameAFileCanHaveIsSaved() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = String(repeating: "é", count: 127) + "a"  // 255 bytes, as long as Linux and macOS allow
+        let destination = directory.appendingPathComponent(name)
+        let webservice = Webservice(transport: StubTransport.answering(.status(200, body: Data("x".utf8))))
+
+        #expect(try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination)) == destination)
+
+        #expect(try Data(contentsOf: destination) == Data("x".utf8))
+        #expect(try files(in: directory).count == 1)
+    }
+
     @Test(arguments: [URL(string: "https://example.com/file")!, URL(fileURLWithPath: "/no/such/directory/file")])
     func destinationThatCantBeCreatedIsAnError(destination: URL) async throws {
         let download = Resource<URL>(url: baseURL, downloadingTo: destination)
@@ -110,6 +154,25 @@ import Testing
         #expect(log.reports.first == TransferProgress(direction: .upload, bytes: 6, expectedBytes: 6))
     }
 
+    @Test func uploadFromALinkSendsTheFileItLeadsToAndADirectoryIsRefused() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file")
+        try Data("linked".utf8).write(to: file)
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let stub = StubTransport.answering(.status(204))
+        let webservice = Webservice(transport: stub)
+
+        _ = try await webservice.load(try Resource<Void>(url: baseURL, method: .put(.file(link))))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(try Resource<Void>(url: baseURL, method: .put(.file(directory))))
+        }
+
+        #expect(await stub.requests.map(\.httpBody) == [Data("linked".utf8)])
+        #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory)
+    }
+
     @Test func downloadsAreNeitherCachedNorServedFromTheCache() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -125,6 +188,21 @@ import Testing
         #expect(try files(in: directory) == ["a", "b"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func bodyFromTheCacheReportsItsProgressToo() async throws {
+        let stub = StubTransport.answering(.status(200, headers: ["Cache-Control": "max-age=60"], body: Data("v".utf8)))
+        let webservice = Webservice(transport: stub, cache: ResponseCache(byteLimit: 1 << 20))
+        _ = try await webservice.load(Resource<Data>(url: baseURL))
+        let log = ProgressLog()
+        var cached = Resource<Data>(url: baseURL)
+        cached.progress = log.receiver
+
+        #expect(try await webservice.load(cached) == Data("v".utf8))
+
+        #expect(await stub.requests.count == 1)
+        #expect(log.reports == [TransferProgress(direction: .download, bytes: 1, expectedBytes: 1)])
+    }
+
     @Test func loadInsideAMiddlewareDoesntInheritTheOuterDownload() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -136,6 +214,52 @@ import Testing
 
         #expect(await inner.all == [Data("body".utf8)])
         #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test func downloadThatTimedOutLeavesTheDestinationEvenWhenTheTransportAnswersLate() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        try Data("old".utf8).write(to: destination)
+        let gate = Gate()
+        let ended = Notes<Bool>()
+        let webservice = Webservice(transport: StubTransport.gated(by: gate), middleware: [EndMiddleware(notes: ended)])
+        var download = Resource<URL>(url: baseURL.appendingPathComponent("file"), downloadingTo: destination)
+        download.timeout = 0.05
+
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        await gate.open("file")  // the transport ignored the cancellation and answers now
+        try await eventually("the chain returned") { await !ended.all.isEmpty }
+
+        #expect(try Data(contentsOf: destination) == Data("old".utf8))
+        #expect(try files(in: directory) == ["file"])
+    }
+
+    @Test func transportCalledDirectlyInAMiddlewareDoesntSeeTheOuterDownload() async throws {
+        let spy = TransferSpy()
+        let destination = URL(fileURLWithPath: "/tmp/never-written")
+        let webservice = Webservice(transport: spy, middleware: [DirectCallMiddleware(transport: spy)])
+
+        _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
+
+        #expect(await spy.notes.all == [nil, destination], "the middleware's own request, then the download's")
+    }
+
+    @Test func downloadThatAMiddlewareFailsAfterItArrivedLeavesTheDestination() async throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        try Data("old".utf8).write(to: destination)
+        let stub = StubTransport.answering(.status(200, body: Data("new".utf8)))
+        let webservice = Webservice(transport: stub, middleware: [RejectingMiddleware()])
+
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
+        }
+
+        #expect(try Data(contentsOf: destination) == Data("old".utf8))
+        #expect(try files(in: directory) == ["file"])
     }
 
     @Test func progressIsReportedAboutEveryHundredthAndAtTheEnd() {
@@ -166,6 +290,59 @@ private struct LoadingMiddleware: Middleware {
     ) async throws -> (Data, ResponseHead) {
         await notes.append(try await Webservice(transport: transport).load(Resource<Data>(url: baseURL)))
         return try await next(request)
+    }
+}
+
+/// A middleware that notes when the rest of the chain returned (`true`) or threw (`false`).
+private struct EndMiddleware: Middleware {
+    let notes: Notes<Bool>
+
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        do {
+            let answer = try await next(request)
+            await notes.append(true)
+            return answer
+        } catch {
+            await notes.append(false)
+            throw error
+        }
+    }
+}
+
+/// A transport that streams transfers itself and notes the destination of each request's transfer.
+private struct TransferSpy: TransfersFiles {
+    let notes = Notes<URL?>()
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        await notes.append(Transfer.current?.destination)
+        return (Data(), HTTPURLResponse(url: baseURL, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+    }
+}
+
+/// A middleware that sends a request of its own straight to a transport before passing the load's on.
+private struct DirectCallMiddleware: Middleware {
+    let transport: any Transport
+
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        _ = try await transport.data(for: URLRequest(url: baseURL.appendingPathComponent("token")))
+        return try await next(request)
+    }
+}
+
+/// A middleware that fails every load once its response has arrived, as one that checks a signature might.
+private struct RejectingMiddleware: Middleware {
+    func intercept(
+        _ request: URLRequest,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
+        _ = try await next(request)
+        throw WebserviceError.transport(URLError(.badServerResponse))
     }
 }
 

@@ -55,6 +55,21 @@ import Testing
         #expect(try await iterator.next() == nil)
     }
 
+    @Test func aNextLinkToAnotherOriginGetsOnlyTheSafeHeaderFields() async throws {
+        let transport = Self.server(pages: 3) { page in
+            page == 2 ? #"<?page=2>; rel="next""# : #"<https://elsewhere.example/items?page=\#(page)>; rel="next""#
+        }
+        var first = Self.firstPage
+        first.headers = ["Authorization": "Bearer secret", "X-Api-Key": "key", "Accept": "text/plain"]
+
+        #expect(try await loadAll(Webservice(transport: transport).pages(of: first)) == ["1", "2", "3"])
+
+        let sent = await transport.requests
+        #expect(sent.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer secret", "Bearer secret", nil])
+        #expect(sent.map { $0.value(forHTTPHeaderField: "X-Api-Key") } == ["key", "key", nil])
+        #expect(sent.map { $0.value(forHTTPHeaderField: "Accept") } == ["text/plain", "text/plain", "text/plain"])
+    }
+
     @Test func aCircleOfNextLinksEndsTheSequence() async throws {
         let transport = Self.server(pages: 5) { $0 == 3 ? #"<?page=2>; rel="next""# : #"<?page=\#($0)>; rel="next""# }
         #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2"])

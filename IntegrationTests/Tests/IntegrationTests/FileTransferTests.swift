@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportKind.allCases) func uploadsProgressEndsBeforeTheResponsesBegins(kind: TransportKind)
+        async throws
+    {
+        try await withFileServer { base, directory in
+            let file = directory.appendingPathComponent("upload.bin")
+            try Data(count: 300_000).write(to: file)
+            let reports = Shared<[TransferProgress]>([])
+            var upload = try Resource<UploadReceipt>(
+                url: base / "transfers/upload?padding=1000000", method: .put(.file(file)))
+            upload.progress = { progress in reports.update { $0.append(progress) } }
+
+            #expect(try await kind.webservice().load(upload).bytes == 300_000)
+
+            let directions = reports.value.map(\.direction)
+            #expect(directions.contains(.download))
+            #expect(directions == directions.filter { $0 == .upload } + directions.filter { $0 == .download })
+            #expect(reports.value.last { $0.direction == .upload }?.bytes == 300_000)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func uploadFollowsARedirectThatKeepsItsBody(kind: TransportKind)
         async throws
     {
@@ -130,18 +150,40 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileOrADirectoryFailsBeforeSending(
-        kind: TransportKind
-    ) async throws {
+    @Test(arguments: TransportKind.allCases) func uploadRedirectedToAGetSendsNoBody(kind: TransportKind) async throws {
         try await withFileServer { base, directory in
-            for (file, code) in [("missing", URLError.Code.fileDoesNotExist), ("", .cannotOpenFile)] {
+            let file = directory.appendingPathComponent("upload.bin")
+            try Data(count: 100_000).write(to: file)
+            let target = "/transfers/upload".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            for status in [303, 302] {
                 let upload = try Resource<UploadReceipt>(
-                    url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent(file))))
-                let error = try await #require(throws: WebserviceError.self) {
-                    try await kind.webservice().load(upload)
-                }
-                #expect((error.underlyingError as? URLError)?.code == code, "\(error)")
+                    url: base / "faults/redirect?status=\(status)&to=\(target)", method: .post(.file(file)))
+
+                let receipt = try await kind.webservice().load(upload)
+
+                #expect(receipt == UploadReceipt(bytes: 0, checksum: nil), "\(status)")
             }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func uploadOfADirectoryFailsBeforeSending(kind: TransportKind)
+        async throws
+    {
+        try await withFileServer { base, directory in
+            let upload = try Resource<UploadReceipt>(url: base / "transfers/upload", method: .put(.file(directory)))
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
+            #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory, "\(error)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileFailsBeforeSending(kind: TransportKind)
+        async throws
+    {
+        try await withFileServer { base, directory in
+            let upload = try Resource<UploadReceipt>(
+                url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent("missing"))))
+            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
+            #expect((error.underlyingError as? URLError)?.code == .fileDoesNotExist, "\(error)")
         }
     }
 }

@@ -30,7 +30,7 @@ public struct Deduplication: Middleware {
         next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
     ) async throws -> (Data, ResponseHead) {
         // A download or a caller's progress belongs to one load; it is never shared.
-        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, Transfer.current == nil,
+        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, Transfer.chain == nil,
             let key = Key(request)
         else {
             return try await next(request)

@@ -83,6 +83,9 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
 
         /// `resource` at the target of `response`'s `Link: <…>; rel="next"` (RFC 8288), with no query items of its
         /// own, since the link is the whole URL; `nil` when there is none.
+        ///
+        /// A target on another origin than `resource`'s gets only the header fields known to carry no credential
+        /// (``isSafeHeader(_:extra:)``), as a redirect's does: the server chose it, not the caller.
         private static func linked(from response: HTTPURLResponse?, of resource: Resource<Page>) -> Resource<Page>? {
             guard let response, let url = response.url, let link = response.value(forHTTPHeaderField: "Link"),
                 let target = LinkHeader.target(of: "next", in: link, relativeTo: url)
@@ -90,6 +93,9 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
             var next = resource
             next.url = target
             next.queryItems = []
+            if let source = URLRequest(resource: resource).url, Origin(source) != Origin(target) {
+                next.headers = next.headers.filter { name, _ in isSafeHeader(name) }
+            }
             return next
         }
     }

@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// A response body as it arrives: gathered in memory, or, for a download's accepted response, written to a temporary
-/// file next to the destination that takes the destination's place once the whole body has arrived.
+/// file next to the destination, which takes the destination's place once the load has succeeded (``ArrivedFile``).
 ///
 /// The memory body grows with the bytes that arrive, never from what `Content-Length` claims; a body that passes the
 /// load's limit throws ``WebserviceError/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
@@ -74,13 +74,16 @@ struct ResponseBody {
         try data.withUnsafeBytes { try append($0) }
     }
 
-    /// Ends the body: a download's file takes the destination's place.
+    /// Ends the body: a download's file is closed, for the load to move into place once it has succeeded.
     ///
-    /// Returns the body in memory (empty for a download) and the last progress report, if one is due.
-    mutating func finish() throws -> (Data, DueProgress?) {
-        try file?.commit()
-        file = nil
-        return (data, counter.end())
+    /// Returns the body in memory (empty for a download), the last progress report, if one is due, and the download's
+    /// whole file, if there is one, which its receiver moves into place or removes.
+    mutating func finish() throws -> (Data, DueProgress?, ArrivedFile?) {
+        // Ended before it closes: a close that fails has removed the file already, and an `abandon` after it must not
+        // close the descriptor, which may belong to another file by then, a second time.
+        let file = self.file
+        self.file = nil
+        return (data, counter.end(), try file?.close())
     }
 
     /// Ends a body that won't be used: a download's temporary file is removed.
@@ -93,7 +96,7 @@ struct ResponseBody {
 /// A download's body on its way to disk: a new temporary file in the destination's directory, which replaces the
 /// destination only once the whole body is in it, so the destination never holds part of a body.
 ///
-/// Its owner ends it exactly once, with ``commit()`` or ``remove()``.
+/// Its owner ends it exactly once, with ``close()`` or ``remove()``.
 struct PartialFile: Sendable {
     private let destination: URL
     private let temporary: URL
@@ -107,7 +110,13 @@ struct PartialFile: Sendable {
                 userInfo: [NSLocalizedDescriptionKey: "A download's destination must be a file: URL."])
         }
         let directory = destination.deletingLastPathComponent()
-        let name = ".\(destination.lastPathComponent).\(UInt64.random(in: .min ... .max)).download"
+        // At most 200 bytes of the destination's name, so the temporary name stays within the 255 a name may have.
+        var stem = ""
+        for character in destination.lastPathComponent {
+            guard stem.utf8.count + character.utf8.count <= 200 else { break }
+            stem.append(character)
+        }
+        let name = ".\(stem).\(UInt64.random(in: .min ... .max)).download"
         self.destination = destination
         temporary = directory.appendingPathComponent(name)
         descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -130,25 +139,88 @@ struct PartialFile: Sendable {
         }
     }
 
-    /// Closes the file and moves it to the destination, replacing what was there.
-    func commit() throws {
-        let closed = close(descriptor)
-        guard closed == 0, rename(temporary.path, destination.path) == 0 else {
+    /// Closes the file, which holds the whole body, for the load to move into place once it has succeeded.
+    func close() throws -> ArrivedFile {
+        guard systemClose(descriptor) == 0 else {
+            let error = Self.failure(.cannotWriteToFile, "The download's file can't be written")
+            unlink(temporary.path)
+            throw error
+        }
+        return ArrivedFile(temporary: temporary, destination: destination)
+    }
+
+    /// Closes and removes the file.
+    func remove() {
+        systemClose(descriptor)
+        unlink(temporary.path)
+    }
+
+    fileprivate static func failure(_ code: URLError.Code, _ reason: String) -> URLError {
+        let cause = String(cString: strerror(errno))
+        return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(reason): \(cause)."])
+    }
+}
+
+/// `close(2)`, by a name that ``PartialFile/close()`` doesn't hide.
+@discardableResult private func systemClose(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}
+
+/// A download's whole body in its closed temporary file, which replaces the destination only once the load has
+/// succeeded: a middleware that fails the load, a timeout or a cancellation after the body arrived leave the
+/// destination as it was.
+struct ArrivedFile: Sendable {
+    let temporary: URL
+    let destination: URL
+
+    /// Moves the file to the destination, replacing what was there.
+    func moveIntoPlace() throws {
+        guard rename(temporary.path, destination.path) == 0 else {
             let reason = "The download can't be moved to \(destination.lastPathComponent)"
-            let error = Self.failure(.cannotMoveFile, reason)
+            let error = PartialFile.failure(.cannotMoveFile, reason)
             unlink(temporary.path)
             throw error
         }
     }
 
-    /// Closes and removes the file.
+    /// Removes the file.
     func remove() {
-        close(descriptor)
         unlink(temporary.path)
     }
+}
 
-    private static func failure(_ code: URLError.Code, _ reason: String) -> URLError {
-        let cause = String(cString: strerror(errno))
-        return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(reason): \(cause)."])
+/// Where the transport leaves a load's ``ArrivedFile`` for ``Webservice`` to move into place once the load has
+/// succeeded, or to remove; one for each download.
+///
+/// A file that arrives after the load ended (a transport that answered after the timeout) is removed at once, and one
+/// that arrives for a retry replaces, and removes, the last.
+actor ArrivedFiles {
+    private var file: ArrivedFile?
+    private var ended = false
+
+    /// Keeps `arrived` for the load's end.
+    func keep(_ arrived: ArrivedFile) {
+        file?.remove()
+        file = nil
+        if ended {
+            arrived.remove()
+        } else {
+            file = arrived
+        }
+    }
+
+    /// Ends the load that succeeded: its file, if one arrived, takes the destination's place.
+    func commit() throws {
+        ended = true
+        let arrived = file
+        file = nil
+        try arrived?.moveIntoPlace()
+    }
+
+    /// Ends the load that failed: its file, if one arrived, is removed.
+    func discard() {
+        ended = true
+        file?.remove()
+        file = nil
     }
 }

@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a load sends from disk, saves to disk and reports progress to: bound while the load's request runs, so the
-/// transport at the end of the middleware chain finds it.
+/// What a load sends from disk, saves to disk and reports progress to: bound while the load's middleware chain runs
+/// (``chain``), and handed to the transport at its end (``current``).
 struct Transfer: Sendable {
     /// The file whose contents are the request body, for a resource made with ``RequestBody/file(_:contentType:)``.
     var upload: URL?
@@ -16,8 +16,15 @@ struct Transfer: Sendable {
     var acceptableStatusCodes: Range<Int>
     /// Receives the transfer's progress.
     var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The download's file once its whole body arrived, until the load ends; `nil` without a ``destination``.
+    let arrived: ArrivedFiles?
 
-    /// The transfer of the load whose request is running.
+    /// The transfer of the load whose middleware chain is running, for middleware such as ``Deduplication`` that must
+    /// not share its response.
+    @TaskLocal static var chain: Transfer?
+
+    /// The transfer of the request the transport at the end of the chain is sending: `nil` in middleware, so that a
+    /// transport a middleware calls itself (for a token, say) never sends the load's file or writes its destination.
     @TaskLocal static var current: Transfer?
 
     /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
@@ -31,12 +38,26 @@ struct Transfer: Sendable {
         destination = resource.destination
         acceptableStatusCodes = resource.acceptableStatusCodes
         progress = resource.progress
+        arrived = resource.destination == nil ? nil : ArrivedFiles()
+    }
+
+    /// Keeps `file`, a download's whole body, for the load to move into place once it has succeeded.
+    func keep(_ file: ArrivedFile?) async {
+        guard let file else { return }
+        if let arrived {
+            await arrived.keep(file)
+        } else {
+            file.remove()
+        }
     }
 
     /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20
 
-    /// The size of ``upload``, after checking that it is a regular local file this load may read.
+    /// The size of ``upload``, after checking that it is a local regular file this load may read.
+    ///
+    /// A directory, a device or a pipe has no size to announce, and reading one would send less or more than it (or
+    /// wait forever): it fails with `URLError(.fileIsDirectory)` or `URLError(.cannotOpenFile)`.
     func uploadSize() throws -> Int64? {
         guard let upload else { return nil }
         guard upload.isFileURL else {
@@ -44,17 +65,22 @@ struct Transfer: Sendable {
         }
         let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: upload.path)
+            // Of the file a symbolic link leads to, not the link's.
+            attributes = try FileManager.default.attributesOfItem(atPath: upload.resolvingSymlinksInPath().path)
         } catch {
             throw URLError(
                 .fileDoesNotExist,
                 userInfo: [NSLocalizedDescriptionKey: "The file body can't be read.", NSUnderlyingErrorKey: error])
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? NSNumber else {
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular? where attributes[.size] is NSNumber:
+            return (attributes[.size] as? NSNumber)?.int64Value
+        case .typeDirectory?:
+            throw URLError(.fileIsDirectory, userInfo: [NSLocalizedDescriptionKey: "A file body can't be a directory."])
+        default:
             throw URLError(
-                .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "The file body isn't a regular file."])
+                .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "A file body must be a regular file."])
         }
-        return size.int64Value
     }
 
     /// Sends `request` through `send`, a transport that can't stream files.
@@ -75,11 +101,14 @@ struct Transfer: Sendable {
         if upload != nil, let bytes = request.httpBody.map({ Int64($0.count) }) {
             progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
         }
+        // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.
+        try Task.checkCancellation()
         var body = try ResponseBody(status: head.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
         do {
             try data.withUnsafeBytes { bytes in try body.append(bytes) }?.report()
-            let (saved, last) = try body.finish()
+            let (saved, last, file) = try body.finish()
             last?.report()
+            await keep(file)
             return (saved, head)
         } catch {
             body.abandon()

@@ -92,10 +92,13 @@
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map { $0.lowercased() })
             let transfer = Transfer.current
             let uploadSize = try transfer?.uploadSize()
+            // The file is the body until a redirect turns the request into a `GET` without one.
+            var upload = transfer?.upload
             for _ in 0...max(maxRedirects, 0) {
                 guard let url = request.url else { throw URLError(.badURL) }
-                let response = try await send(request, to: url, transfer: transfer, uploadSize: uploadSize)
-                if transfer?.upload == nil, let body = request.httpBody, let progress = transfer?.progress {
+                let response = try await send(
+                    request, to: url, upload: upload, transfer: transfer, uploadSize: uploadSize)
+                if upload == nil, let body = request.httpBody, let progress = transfer?.progress {
                     // A body in memory went in one write: its progress is reported whole once the server answered.
                     progress(
                         TransferProgress(direction: .upload, bytes: Int64(body.count), expectedBytes: Int64(body.count))
@@ -105,6 +108,7 @@
                     after: response, of: request, from: original, extraSafeHeaders: extraSafeHeaders)
                 {
                     try await Self.discard(response.body)
+                    if (next.httpMethod ?? "GET") != (request.httpMethod ?? "GET") { upload = nil }
                     request = next
                     continue
                 }
@@ -135,11 +139,12 @@
                 ])
         }
 
-        /// Sends one request, its body read from `transfer`'s file when it has one, and returns the response's head,
-        /// its body still to be read.
+        /// Sends one request, its body read from `upload` when there is one, with `transfer`'s progress, and returns
+        /// the response's head, its body still to be read.
         private func send(
             _ request: URLRequest,
             to url: URL,
+            upload: URL?,
             transfer: Transfer?,
             uploadSize: Int64?
         ) async throws -> HTTPClientResponse {
@@ -162,7 +167,7 @@
             if !setsUserAgent {
                 outgoing.headers.add(name: "User-Agent", value: defaultUserAgent)
             }
-            if let upload = transfer?.upload, let uploadSize {
+            if let upload, let uploadSize {
                 let chunks = FileChunks(
                     url: upload, eventLoops: Array(client.eventLoopGroup.makeIterator()),
                     counter: ProgressCounter(.upload, expected: uploadSize, receiver: transfer?.progress))
@@ -312,8 +317,9 @@
                 for try await chunk in response.body {
                     try chunk.withUnsafeReadableBytes { try body.append($0) }?.report()
                 }
-                let (data, due) = try body.finish()
+                let (data, due, file) = try body.finish()
                 due?.report()
+                await transfer.keep(file)
                 return data
             } catch {
                 body.abandon()

@@ -71,16 +71,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
                 let load = Load(maxBodySize: maxBodySize, transfer: transfer, uploadSize: sending)
                 switch try await run(task, load) {
-                case .response(let body, let response): return (body, response)
+                case .response(let body, let response, let file):
+                    await transfer?.keep(file)
+                    return (body, response)
                 case .redirect(let next): request = next
                 }
             }
             throw URLError(.httpTooManyRedirects)
         }
 
-        /// What a task ends with: a response and its body, or a request to send next.
+        /// What a task ends with: a response and its body (in memory, or a download's file), or a request to send
+        /// next.
         enum Outcome: Sendable {
-            case response(Data, URLResponse)
+            case response(Data, URLResponse, ArrivedFile?)
             case redirect(URLRequest)
         }
 
@@ -116,17 +119,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 if case .some = outcome { true } else { false }
             }
 
-            /// Takes `response` as the one whose body follows; throws when its `Content-Length` is over the limit or
-            /// its download's file can't be created.
-            mutating func receive(_ response: URLResponse) throws {
-                guard redirect == nil else { return }
+            /// Takes `response` as the one whose body follows, and returns the upload's last progress report if it is
+            /// due, so that it comes before the body's first; throws when its `Content-Length` is over the limit or its
+            /// download's file can't be created.
+            mutating func receive(_ response: URLResponse) throws -> DueProgress? {
+                guard redirect == nil else { return nil }
+                let sentAll = sent.end()
                 // A retry after a 401 brings a new response: its body replaces the last one.
                 body.abandon()
                 self.response = response
                 let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
                 guard let transfer else {
                     body = try ResponseBody(status: nil, expectedLength: length, maxBodySize: maxBodySize, for: nil)
-                    return
+                    return sentAll
                 }
                 let http = response as? HTTPURLResponse
                 // curl inflates a compressed body before it arrives here: its Content-Length isn't what arrives.
@@ -134,6 +139,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 body = try ResponseBody(
                     status: http?.statusCode, expectedLength: inflated ? nil : length, maxBodySize: maxBodySize,
                     for: transfer)
+                return sentAll
             }
 
             /// Appends `data` to the body; returns the progress report that is due, if one is.
@@ -182,23 +188,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
 
         /// Ends the load of `task` with the outcome `end` makes of it, unless it already ended.
-        private func finish(_ task: URLSessionTask, _ end: (inout Load) -> Result<Outcome, any Error>) {
-            let ended = loads.withLock {
-                loads -> (CheckedContinuation<Outcome, any Error>, Result<Outcome, any Error>)? in
+        ///
+        /// The progress reports `end` adds to its second argument are made outside the lock, before `run` returns.
+        private func finish(
+            _ task: URLSessionTask,
+            _ end: (inout Load, inout [DueProgress]) -> Result<Outcome, any Error>
+        ) {
+            let (ended, reports) = loads.withLock {
+                loads -> ((CheckedContinuation<Outcome, any Error>, Result<Outcome, any Error>)?, [DueProgress]) in
                 guard let index = loads.index(forKey: task.taskIdentifier), !loads.values[index].hasEnded else {
-                    return nil
+                    return (nil, [])
                 }
                 var load = loads.remove(at: index).value
-                let outcome = end(&load)
+                var reports: [DueProgress] = []
+                let outcome = end(&load, &reports)
                 if case .failure = outcome {
                     load.body.abandon()
                 }
                 guard let continuation = load.continuation else {
                     loads[task.taskIdentifier] = Load(outcome: outcome)
-                    return nil
+                    return (nil, reports)
                 }
-                return (continuation, outcome)
+                return ((continuation, outcome), reports)
             }
+            for report in reports { report.report() }
             if let (continuation, outcome) = ended {
                 continuation.resume(with: outcome)
             }
@@ -206,7 +219,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
         /// Ends the load of `task` with `error`, such as ``WebserviceError/bodyTooLarge(limit:)``, and cancels `task`.
         private func refuse(_ task: URLSessionDataTask, with error: any Error) {
-            finish(task) { _ in .failure(error) }
+            finish(task) { _, _ in .failure(error) }
             // `cancel` waits for the session's work queue, which curl may keep busy for a while; meanwhile this
             // queue drops what curl already delivered.
             DispatchQueue.global().async { task.cancel() }
@@ -219,16 +232,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
             completionHandler(.allow)  // Linux ignores the disposition.
-            let failure = update(dataTask) { load -> (any Error)? in
-                do {
-                    try load.receive(response)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            if let failure = failure ?? nil {
-                refuse(dataTask, with: failure)
+            switch update(dataTask, { load in Result { try load.receive(response) } }) {
+            case .success(let due): due?.report()
+            case .failure(let error): refuse(dataTask, with: error)
+            case nil: break
             }
         }
 
@@ -251,17 +258,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            finish(task) { load in
+            finish(task) { load, reports in
                 if let error { return .failure(error) }
                 if let redirect = load.redirect { return .success(.redirect(redirect)) }
                 guard let response = load.response ?? task.response else {
                     return .failure(URLError(.badServerResponse))
                 }
                 do {
-                    let (body, due) = try load.body.finish()
-                    load.sent.end()?.report()
-                    due?.report()
-                    return .success(.response(body, response))
+                    let (body, due, file) = try load.body.finish()
+                    reports += [load.sent.end(), due].compactMap { $0 }
+                    return .success(.response(body, response, file))
                 } catch {
                     return .failure(error)
                 }
@@ -285,11 +291,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 completionHandler(.performDefaultHandling, nil)
                 return
             }
-            finish(task) { load in
+            finish(task) { load, _ in
                 guard let response = load.response ?? challenge.failureResponse ?? task.response else {
                     return .failure(URLError(.userAuthenticationRequired))
                 }
-                return Result { .response(try load.body.finish().0, response) }
+                return Result {
+                    let (body, _, file) = try load.body.finish()
+                    return .response(body, response, file)
+                }
             }
             completionHandler(.cancelAuthenticationChallenge, nil)
         }
