@@ -25,8 +25,8 @@ if ! command -v openssl > /dev/null; then
 fi
 
 echo "== Integration tests, each with URLSession and with AsyncHTTPClient (swift test --package-path IntegrationTests)"
-# The suites that move gigabytes or measure memory run on their own afterwards, so that they neither starve the
-# timing-sensitive tests of CPU nor see others' allocations.
+# The suites that stream files, move gigabytes or measure memory (MemoryHungryTests) run on their own afterwards, so
+# that they neither starve the timing-sensitive tests of CPU nor see others' allocations.
 swift test --package-path IntegrationTests --skip MemoryHungryTests 2>&1 | tee "$log"
 integration=$(count)
 [ -n "$integration" ] || { echo "the integration suite reported no passing test run"; exit 1; }

@@ -3,187 +3,202 @@ import Foundation
 import ResourceKit
 import Testing
 
-/// Downloads to files and uploads from files on both transports: the bytes, the progress, the errors, and what is
-/// left on disk when a transfer fails.
-@Suite(.timeLimit(.minutes(2))) struct FileTransferTests {
-    private static let mebibyte = 1_048_576
+extension MemoryHungryTests {
+    /// Downloads to files and uploads from files on both transports: the bytes, the progress, the errors, and what is
+    /// left on disk when a transfer fails.
+    @Suite(.timeLimit(.minutes(2))) struct FileTransferTests {
+        private static let mebibyte = 1_048_576
 
-    @Test(arguments: TransportKind.allCases) func downloadSavesTheBodyAtTheDestinationWithItsProgress(
-        kind: TransportKind
-    ) async throws {
-        try await withFileServer { base, directory in
-            let destination = directory.appendingPathComponent("large.bin")
-            let reports = Shared<[TransferProgress]>([])
-            var download = Resource<URL>(url: base / "faults/large?megabytes=1", downloadingTo: destination)
-            download.progress = { progress in reports.update { $0.append(progress) } }
+        @Test(arguments: TransportKind.allCases) func downloadSavesTheBodyAtTheDestinationWithItsProgress(
+            kind: TransportKind
+        ) async throws {
+            try await withFileServer { base, directory in
+                let destination = directory.appendingPathComponent("large.bin")
+                let reports = Shared<[TransferProgress]>([])
+                var download = Resource<URL>(url: base / "faults/large?megabytes=1", downloadingTo: destination)
+                download.progress = { progress in reports.update { $0.append(progress) } }
 
-            let saved = try await kind.webservice().load(download)
+                let saved = try await kind.webservice().load(download)
 
-            #expect(saved == destination)
-            let expected = Data((0..<Self.mebibyte).map { UInt8($0 % 251) })
-            #expect(try Data(contentsOf: destination) == expected)
-            #expect(try files(in: directory) == ["large.bin"])
-            let progress = reports.value
-            #expect(progress.count > 5 && progress.count <= 101, "\(progress.count) reports")
-            #expect(progress.allSatisfy { $0.direction == .download && $0.expectedBytes == Int64(expected.count) })
-            #expect(progress.map(\.bytes) == progress.map(\.bytes).sorted())
-            #expect(progress.last?.bytes == Int64(expected.count))
-            #expect(progress.last?.fractionCompleted == 1)
-        }
-    }
-
-    @Test(arguments: TransportKind.allCases) func downloadReplacesAFileOnlyWhenTheWholeBodyArrived(
-        kind: TransportKind
-    ) async throws {
-        try await withFileServer { base, directory in
-            let destination = directory.appendingPathComponent("kept.json")
-            try Data("old".utf8).write(to: destination)
-            let failing = Resource<URL>(url: base / "faults/status/404", downloadingTo: destination)
-
-            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(failing) }
-
-            #expect(error.response?.statusCode == 404)
-            #expect(String(decoding: error.body ?? Data(), as: UTF8.self).contains("status_404"))
-            #expect(try Data(contentsOf: destination) == Data("old".utf8))
-            _ = try await kind.webservice().load(
-                Resource<URL>(url: base / "faults/large?megabytes=1", downloadingTo: destination))
-            #expect(try Data(contentsOf: destination).count == Self.mebibyte)
-            #expect(try files(in: directory) == ["kept.json"])
-        }
-    }
-
-    @Test(arguments: TransportKind.allCases) func cancellingADownloadRemovesItsPartialFile(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            let started = AsyncStream.makeStream(of: Void.self)
-            var download = Resource<URL>(
-                url: base / "faults/large?megabytes=50&ms=20", downloadingTo: directory.appendingPathComponent("big"))
-            download.progress = { _ in started.continuation.yield() }
-            let loading = Task { try await kind.webservice().load(download) }
-            for await _ in started.stream { break }
-            #expect(try files(in: directory).count == 1, "the partial file is there while the body arrives")
-
-            loading.cancel()
-
-            await #expect(throws: CancellationError.self) { try await loading.value }
-            try await waitUntil { try files(in: directory).isEmpty }
-        }
-    }
-
-    @Test(arguments: TransportKind.allCases) func downloadStopsAtTheBodyLimitAndTheTimeout(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            var tooLarge = Resource<URL>(
-                url: base / "faults/large?megabytes=5&chunked=1", downloadingTo: directory.appendingPathComponent("a"))
-            tooLarge.maxBodySize = Self.mebibyte
-            let limited = try await #require(throws: WebserviceError.self) {
-                try await kind.webservice().load(tooLarge)
+                #expect(saved == destination)
+                let expected = Data((0..<Self.mebibyte).map { UInt8($0 % 251) })
+                #expect(try Data(contentsOf: destination) == expected)
+                #expect(try files(in: directory) == ["large.bin"])
+                let progress = reports.value
+                #expect(progress.count > 5 && progress.count <= 101, "\(progress.count) reports")
+                #expect(progress.allSatisfy { $0.direction == .download && $0.expectedBytes == Int64(expected.count) })
+                #expect(progress.map(\.bytes) == progress.map(\.bytes).sorted())
+                #expect(progress.last?.bytes == Int64(expected.count))
+                #expect(progress.last?.fractionCompleted == 1)
             }
-            #expect(limited.bodyTooLarge == Self.mebibyte)
-
-            var slow = Resource<URL>(
-                url: base / "faults/large?megabytes=50&ms=20", downloadingTo: directory.appendingPathComponent("b"))
-            slow.timeout = 0.5
-            let timedOut = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(slow) }
-            #expect((timedOut.underlyingError as? URLError)?.code == .timedOut)
-            try await waitUntil { try files(in: directory).isEmpty }
         }
-    }
 
-    @Test(arguments: TransportKind.allCases) func uploadSendsTheFileAsTheBodyWithItsProgress(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-            let file = directory.appendingPathComponent("upload.bin")
-            try contents.write(to: file)
-            let reports = Shared<[TransferProgress]>([])
-            var upload = try Resource<UploadReceipt>(
-                url: base / "transfers/upload?checksum=1", method: .put(.file(file)))
-            upload.progress = { progress in reports.update { $0.append(progress) } }
+        @Test(arguments: TransportKind.allCases) func downloadReplacesAFileOnlyWhenTheWholeBodyArrived(
+            kind: TransportKind
+        ) async throws {
+            try await withFileServer { base, directory in
+                let destination = directory.appendingPathComponent("kept.json")
+                try Data("old".utf8).write(to: destination)
+                let failing = Resource<URL>(url: base / "faults/status/404", downloadingTo: destination)
 
-            let receipt = try await kind.webservice().load(upload)
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await kind.webservice().load(failing)
+                }
 
-            #expect(receipt == UploadReceipt(bytes: contents.count, checksum: UploadReceipt.checksum(of: contents)))
-            let sent = reports.value.filter { $0.direction == .upload }
-            #expect(sent.count > 2, "\(sent)")
-            #expect(sent.last == TransferProgress(direction: .upload, bytes: 300_000, expectedBytes: 300_000))
+                #expect(error.response?.statusCode == 404)
+                #expect(String(decoding: error.body ?? Data(), as: UTF8.self).contains("status_404"))
+                #expect(try Data(contentsOf: destination) == Data("old".utf8))
+                _ = try await kind.webservice().load(
+                    Resource<URL>(url: base / "faults/large?megabytes=1", downloadingTo: destination))
+                #expect(try Data(contentsOf: destination).count == Self.mebibyte)
+                #expect(try files(in: directory) == ["kept.json"])
+            }
         }
-    }
 
-    @Test(arguments: TransportKind.allCases) func uploadsProgressEndsBeforeTheResponsesBegins(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            let file = directory.appendingPathComponent("upload.bin")
-            try Data(count: 300_000).write(to: file)
-            let reports = Shared<[TransferProgress]>([])
-            var upload = try Resource<UploadReceipt>(
-                url: base / "transfers/upload?padding=1000000", method: .put(.file(file)))
-            upload.progress = { progress in reports.update { $0.append(progress) } }
+        @Test(arguments: TransportKind.allCases) func cancellingADownloadRemovesItsPartialFile(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let started = AsyncStream.makeStream(of: Void.self)
+                var download = Resource<URL>(
+                    url: base / "faults/large?megabytes=50&ms=20",
+                    downloadingTo: directory.appendingPathComponent("big"))
+                download.progress = { _ in started.continuation.yield() }
+                let loading = Task { try await kind.webservice().load(download) }
+                for await _ in started.stream { break }
+                #expect(try files(in: directory).count == 1, "the partial file is there while the body arrives")
 
-            #expect(try await kind.webservice().load(upload).bytes == 300_000)
+                loading.cancel()
 
-            let directions = reports.value.map(\.direction)
-            #expect(directions.contains(.download))
-            #expect(directions == directions.filter { $0 == .upload } + directions.filter { $0 == .download })
-            #expect(reports.value.last { $0.direction == .upload }?.bytes == 300_000)
+                await #expect(throws: CancellationError.self) { try await loading.value }
+                try await waitUntil { try files(in: directory).isEmpty }
+            }
         }
-    }
 
-    @Test(arguments: TransportKind.allCases) func uploadFollowsARedirectThatKeepsItsBody(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            let contents = Data((0..<100_000).map { UInt8($0 % 256) })
-            let file = directory.appendingPathComponent("upload.bin")
-            try contents.write(to: file)
-            let target = "/transfers/upload?checksum=1".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            let upload = try Resource<UploadReceipt>(
-                url: base / "faults/redirect?status=307&to=\(target)", method: .post(.file(file)))
+        @Test(arguments: TransportKind.allCases) func downloadStopsAtTheBodyLimitAndTheTimeout(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                var tooLarge = Resource<URL>(
+                    url: base / "faults/large?megabytes=5&chunked=1",
+                    downloadingTo: directory.appendingPathComponent("a"))
+                tooLarge.maxBodySize = Self.mebibyte
+                let limited = try await #require(throws: WebserviceError.self) {
+                    try await kind.webservice().load(tooLarge)
+                }
+                #expect(limited.bodyTooLarge == Self.mebibyte)
 
-            let receipt = try await kind.webservice().load(upload)
-
-            #expect(receipt == UploadReceipt(bytes: contents.count, checksum: UploadReceipt.checksum(of: contents)))
+                var slow = Resource<URL>(
+                    url: base / "faults/large?megabytes=50&ms=20", downloadingTo: directory.appendingPathComponent("b"))
+                slow.timeout = 0.5
+                let timedOut = try await #require(throws: WebserviceError.self) {
+                    try await kind.webservice().load(slow)
+                }
+                #expect((timedOut.underlyingError as? URLError)?.code == .timedOut)
+                try await waitUntil { try files(in: directory).isEmpty }
+            }
         }
-    }
 
-    @Test(arguments: TransportKind.allCases) func uploadRedirectedToAGetSendsNoBody(kind: TransportKind) async throws {
-        try await withFileServer { base, directory in
-            let file = directory.appendingPathComponent("upload.bin")
-            try Data(count: 100_000).write(to: file)
-            let target = "/transfers/upload".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            for status in [303, 302] {
-                let upload = try Resource<UploadReceipt>(
-                    url: base / "faults/redirect?status=\(status)&to=\(target)", method: .post(.file(file)))
+        @Test(arguments: TransportKind.allCases) func uploadSendsTheFileAsTheBodyWithItsProgress(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+                let file = directory.appendingPathComponent("upload.bin")
+                try contents.write(to: file)
+                let reports = Shared<[TransferProgress]>([])
+                var upload = try Resource<UploadReceipt>(
+                    url: base / "transfers/upload?checksum=1", method: .put(.file(file)))
+                upload.progress = { progress in reports.update { $0.append(progress) } }
 
                 let receipt = try await kind.webservice().load(upload)
 
-                #expect(receipt == UploadReceipt(bytes: 0, checksum: nil), "\(status)")
+                #expect(receipt == UploadReceipt(bytes: contents.count, checksum: UploadReceipt.checksum(of: contents)))
+                let sent = reports.value.filter { $0.direction == .upload }
+                #expect(sent.count > 2, "\(sent)")
+                #expect(sent.last == TransferProgress(direction: .upload, bytes: 300_000, expectedBytes: 300_000))
             }
         }
-    }
 
-    @Test(arguments: TransportKind.allCases) func uploadOfADirectoryFailsBeforeSending(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            let upload = try Resource<UploadReceipt>(url: base / "transfers/upload", method: .put(.file(directory)))
-            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
-            #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory, "\(error)")
+        @Test(arguments: TransportKind.allCases) func uploadsProgressEndsBeforeTheResponsesBegins(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let file = directory.appendingPathComponent("upload.bin")
+                try Data(count: 300_000).write(to: file)
+                let reports = Shared<[TransferProgress]>([])
+                var upload = try Resource<UploadReceipt>(
+                    url: base / "transfers/upload?padding=1000000", method: .put(.file(file)))
+                upload.progress = { progress in reports.update { $0.append(progress) } }
+
+                #expect(try await kind.webservice().load(upload).bytes == 300_000)
+
+                let directions = reports.value.map(\.direction)
+                #expect(directions.contains(.download))
+                #expect(directions == directions.filter { $0 == .upload } + directions.filter { $0 == .download })
+                #expect(reports.value.last { $0.direction == .upload }?.bytes == 300_000)
+            }
         }
-    }
 
-    @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileFailsBeforeSending(kind: TransportKind)
-        async throws
-    {
-        try await withFileServer { base, directory in
-            let upload = try Resource<UploadReceipt>(
-                url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent("missing"))))
-            let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(upload) }
-            #expect((error.underlyingError as? URLError)?.code == .fileDoesNotExist, "\(error)")
+        @Test(arguments: TransportKind.allCases) func uploadFollowsARedirectThatKeepsItsBody(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let contents = Data((0..<100_000).map { UInt8($0 % 256) })
+                let file = directory.appendingPathComponent("upload.bin")
+                try contents.write(to: file)
+                let target = "/transfers/upload?checksum=1".addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics)!
+                let upload = try Resource<UploadReceipt>(
+                    url: base / "faults/redirect?status=307&to=\(target)", method: .post(.file(file)))
+
+                let receipt = try await kind.webservice().load(upload)
+
+                #expect(receipt == UploadReceipt(bytes: contents.count, checksum: UploadReceipt.checksum(of: contents)))
+            }
+        }
+
+        @Test(arguments: TransportKind.allCases) func uploadRedirectedToAGetSendsNoBody(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let file = directory.appendingPathComponent("upload.bin")
+                try Data(count: 100_000).write(to: file)
+                let target = "/transfers/upload".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                for status in [303, 302] {
+                    let upload = try Resource<UploadReceipt>(
+                        url: base / "faults/redirect?status=\(status)&to=\(target)", method: .post(.file(file)))
+
+                    let receipt = try await kind.webservice().load(upload)
+
+                    #expect(receipt == UploadReceipt(bytes: 0, checksum: nil), "\(status)")
+                }
+            }
+        }
+
+        @Test(arguments: TransportKind.allCases) func uploadOfADirectoryFailsBeforeSending(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let upload = try Resource<UploadReceipt>(url: base / "transfers/upload", method: .put(.file(directory)))
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await kind.webservice().load(upload)
+                }
+                #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory, "\(error)")
+            }
+        }
+
+        @Test(arguments: TransportKind.allCases) func uploadOfAMissingFileFailsBeforeSending(kind: TransportKind)
+            async throws
+        {
+            try await withFileServer { base, directory in
+                let upload = try Resource<UploadReceipt>(
+                    url: base / "transfers/upload", method: .put(.file(directory.appendingPathComponent("missing"))))
+                let error = try await #require(throws: WebserviceError.self) {
+                    try await kind.webservice().load(upload)
+                }
+                #expect((error.underlyingError as? URLError)?.code == .fileDoesNotExist, "\(error)")
+            }
         }
     }
 }

@@ -49,7 +49,9 @@ func bytes(_ url: URL) -> Resource<Data> {
     Resource<Data>(url: url)
 }
 
-/// The suites that allocate a lot or measure the process's memory, run one test at a time.
+/// The suites that allocate a lot, measure the process's memory or stream files to and from disk, run one test at a
+/// time.
 ///
-/// No test's allocations show in another's measurement; other suites still run beside them.
+/// No test's allocations show in another's measurement. `Scripts/test-all.sh` runs them in a second `swift test`, after
+/// the other suites, whose timing-sensitive tests their CPU and disk use would otherwise starve on a 2-core machine.
 @Suite(.serialized) enum MemoryHungryTests {}
