@@ -43,9 +43,19 @@ public final class URLSessionTransport: TransfersFiles {
         session = URLSession(
             configuration: configuration,
             delegate: SessionDelegate(extraSafeHeaders: Set(crossOriginSafeHeaders.map { $0.lowercased() })),
-            delegateQueue: nil
+            delegateQueue: Self.delegateQueue()
         )
         ownsSession = true
+    }
+
+    /// The queue for the own session's delegate: on Linux one that holds a body's chunks back while the delegate is
+    /// busy (``BackpressureQueue``); elsewhere `URLSession`'s own.
+    private static func delegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+            BackpressureQueue()
+        #else
+            nil
+        #endif
     }
 
     /// Creates a transport that sends through `session` as it is, with its own delegate and configuration.
