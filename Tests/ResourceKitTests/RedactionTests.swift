@@ -121,10 +121,38 @@ import Testing
         ("GET /me;jsessionid=s3ss10n HTTP/1.1", "s3ss10n"),
         (#"{"password":"hunter22"}"#, "hunter22"),
         ("https://host/#access_token=fr4gment", "fr4gment"),
+        (#"{"api_key": 12345678, "id": 1}"#, "12345678"),
+        (#"{"tokens": ["t0k3n-one", ["t0k3n-two"]], "id": 1}"#, "t0k3n-two"),
     ])
     func descriptionsRedactCredentialsInAnyText(text: String, secret: String) {
         let error = WebserviceError.transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text]))
         #expect(!error.description.contains(secret), "\(error.description)")
         #expect(error.description.contains("REDACTED"))
+    }
+
+    @Test func credentialValuesThatAreNotStringsLeaveValidJSON() throws {
+        let error = WebserviceError.unacceptableStatus(
+            .init(statusCode: 400, body: Data(#"{"api_key": -1.5e3, "tokens": ["a]", ["b"]], "id": 7}"#.utf8)))
+        let text = try #require(error.description.split(separator: ": ", maxSplits: 1).last)
+        let fields = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        #expect(fields["api_key"] as? String == "REDACTED")
+        #expect(fields["tokens"] as? String == "REDACTED")
+        #expect(fields["id"] as? Int == 7)
+    }
+
+    /// A form body, such as an OAuth token response saved as a fixture, starts with its first field.
+    @Test(arguments: [
+        ("access_token=gho_16C7e42F&scope=repo&token_type=x", "access_token=REDACTED&scope=repo&token_type=REDACTED"),
+        ("password=hunter22&user=ada", "password=REDACTED&user=ada"),
+    ])
+    func aCredentialFieldThatStartsTheTextIsRedacted(text: String, redacted: String) {
+        #expect(Redaction.scrub(text) == redacted)
+    }
+
+    @Test func pageCursorsAreNotCredentials() {
+        let text = "https://host/items?pageToken=p4ge&next_token=n3xt&access_token=s3cr3t"
+        let error = WebserviceError.transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text]))
+        #expect(error.description.contains("pageToken=p4ge&next_token=n3xt"), "\(error.description)")
+        #expect(!error.description.contains("s3cr3t"))
     }
 }

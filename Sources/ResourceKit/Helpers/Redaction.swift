@@ -17,11 +17,19 @@ package enum Redaction {
         // ASCII case folding on bytes: this runs for every `name=` in a text, so it avoids Foundation's string search.
         let folded = name.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
         if folded.elementsEqual("key".utf8) { return true }
-        return credentialWords.contains { word in
+        let hasCredentialWord = credentialWords.contains { word in
             folded.count >= word.count
                 && (0...(folded.count - word.count)).contains { folded[$0..<$0 + word.count].elementsEqual(word) }
         }
+        return hasCredentialWord && !paginationTokens.contains(folded.filter { $0 != 0x5F && $0 != 0x2D })
     }
+
+    /// The names with a credential word that are known to name a page cursor instead, such as `pageToken`.
+    ///
+    /// In lowercase without `_` and `-`. A cursor isn't a credential, and masking it would make every page's URL the
+    /// same.
+    private static let paginationTokens: Set<[UInt8]> = Set(
+        ["pagetoken", "nextpagetoken", "nexttoken", "continuationtoken", "paginationtoken"].map { Array($0.utf8) })
 
     /// The parts of a name, in lowercase, that mark it as a credential's.
     private static let credentialWords: [[UInt8]] = [
@@ -183,16 +191,18 @@ extension Redaction {
         }
     }
 
-    /// Replaces the value of every `name=value` whose name is a credential's and which follows `?`, `&`, `;`, `#`
-    /// or the start of a word, such as `?access_token=…`.
+    /// Replaces the value of every `name=value` whose name is a credential's and which follows `?`, `&`, `;`, `#`,
+    /// the start of a word or the start of the text, such as `?access_token=…` or a form body `password=…`.
     private static func redactingAssignments(_ bytes: [UInt8]) -> [UInt8] {
         replacingRuns(in: bytes) { index in
             let inURL = isParameterStart(bytes[index])
-            guard inURL || isDelimiter(bytes[index]) else { return nil }
-            var end = index + 1
+            // The name starts after the byte that starts it, or at the text's first byte.
+            let nameStart = index == 0 && isNameByte(bytes[index]) ? index : index + 1
+            guard inURL || isDelimiter(bytes[index]) || nameStart == index else { return nil }
+            var end = nameStart
             while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-            guard end > index + 1, end < bytes.count, bytes[end] == UInt8(ascii: "=") else { return nil }
-            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            guard end > nameStart, end < bytes.count, bytes[end] == UInt8(ascii: "=") else { return nil }
+            let name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
             // An OAuth `code` is a credential in a URL; elsewhere `Code=` is an error's code.
             guard isCredentialName(name) || (inURL && name.lowercased() == "code") else { return nil }
             var valueEnd = end + 1
@@ -225,28 +235,65 @@ extension Redaction {
         }
     }
 
-    /// Replaces the string value of every JSON field with a credential's name, such as `"access_token": "…"`.
+    /// Replaces the value of every JSON field with a credential's name, such as `"access_token": "…"`: a string's
+    /// text, or a number or array as a whole, which becomes the string `"REDACTED"`.
     private static func redactingJSONFields(_ bytes: [UInt8]) -> [UInt8] {
         replacingRuns(in: bytes) { index in
-            // A quoted name, then `:` and a quoted value.
+            // A quoted name, then `:` and a value.
             guard bytes[index] == UInt8(ascii: "\"") else { return nil }
             var nameEnd = index + 1
             while nameEnd < bytes.count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
             var colon = nameEnd + 1
             while colon < bytes.count, bytes[colon] == UInt8(ascii: " ") { colon += 1 }
-            var quote = colon + 1
-            while quote < bytes.count, bytes[quote] == UInt8(ascii: " ") { quote += 1 }
+            var value = colon + 1
+            while value < bytes.count, bytes[value] == UInt8(ascii: " ") { value += 1 }
             guard nameEnd > index + 1, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "\""),
-                colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), quote < bytes.count,
-                bytes[quote] == UInt8(ascii: "\""),
+                colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), value < bytes.count,
                 isCredentialName(String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self))
             else { return nil }
-            var valueEnd = quote + 1
-            while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") {
-                valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1
+            switch bytes[value] {
+            case UInt8(ascii: "\""):
+                var valueEnd = value + 1
+                while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") {
+                    valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                return (min(valueEnd, bytes.count), Array(bytes[index...value]) + markBytes)
+            case UInt8(ascii: "["), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let quotedMark = [UInt8(ascii: "\"")] + markBytes + [UInt8(ascii: "\"")]
+                return (endOfJSONValue(in: bytes, from: value), Array(bytes[index..<value]) + quotedMark)
+            default:
+                return nil
             }
-            return (min(valueEnd, bytes.count), Array(bytes[index...quote]) + markBytes)
         }
+    }
+
+    /// Where the JSON number or array at `start` ends: at the delimiter after a number, after an array's closing
+    /// bracket (strings and nested arrays inside it skipped), or at the text's end.
+    private static func endOfJSONValue(in bytes: [UInt8], from start: Int) -> Int {
+        var depth = 0
+        var inString = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "]"), depth > 0 {
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            } else if depth == 0, isDelimiter(byte) {
+                return index
+            }
+            index += 1
+        }
+        return bytes.count
     }
 }
 
