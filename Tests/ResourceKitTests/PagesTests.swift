@@ -75,9 +75,32 @@ import Testing
         #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2"])
     }
 
-    @Test func aLinkToAFileIsNotFollowed() async throws {
+    @Test func aLinkToAFileIsNotFollowedAndEndsTheSequenceWithAnErrorAfterItsPage() async throws {
         let transport = Self.server(pages: 2) { _ in #"<file:///etc/passwd>; rel="next""# }
-        #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1"])
+        var iterator = Webservice(transport: transport).pages(of: Self.firstPage).makeAsyncIterator()
+
+        #expect(try await iterator.next() == "1")
+        let error = try await #require(throws: WebserviceError.self) { try await iterator.next() }
+
+        let response = try requireCase(\.parsing, of: error).1
+        #expect(response.value(forHTTPHeaderField: "Link") == #"<file:///etc/passwd>; rel="next""#)
+        #expect((error.underlyingError as? URLError)?.code == .unsupportedURL)
+        #expect(try await iterator.next() == nil)
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test func aNextLinkToAnotherOriginForARequestWithABodyIsNotFollowed() async throws {
+        let transport = Self.server(pages: 2) { _ in #"<https://elsewhere.example/items?page=2>; rel="next""# }
+        let search = Resource<String>(
+            url: baseURL.appendingPathComponent("items"), method: .post(Data("client_secret=s3cr3t".utf8)),
+            parse: { String(decoding: $0, as: UTF8.self) })
+        var iterator = Webservice(transport: transport).pages(of: search).makeAsyncIterator()
+
+        #expect(try await iterator.next() == "1")
+        let error = try await #require(throws: WebserviceError.self) { try await iterator.next() }
+
+        #expect((error.underlyingError as? URLError)?.code == .unsupportedURL)
+        #expect(await transport.requests.count == 1)
     }
 
     @Test func aCursorInTheBodyLeadsToTheNextPageUntilItIsNil() async throws {

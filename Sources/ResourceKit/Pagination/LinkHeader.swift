@@ -4,22 +4,26 @@ import Foundation
 /// the next page of a paginated resource is.
 enum LinkHeader {
     /// The target of the first link whose relation types include `relation` (matched in any letter case), resolved
-    /// against `base`; `nil` when there is none, or when it is not an `http` or `https` URL, as a server must not
-    /// send a client to a local file.
+    /// against `base`; `nil` when there is none.
     ///
     /// - Parameters:
     ///   - relation: The relation type, such as `next`.
     ///   - value: The field's value; several fields are joined with `,`.
     ///   - base: The URL of the response that carried the field, for relative targets.
     /// - Returns: The target URL.
-    static func target(of relation: String, in value: String, relativeTo base: URL) -> URL? {
-        for link in links(in: value) where link.relations.contains(relation.lowercased()) {
-            guard let url = URL(string: link.target, relativeTo: base)?.absoluteURL,
-                ["http", "https"].contains(url.scheme?.lowercased())
-            else { return nil }
-            return url
+    /// - Throws: `URLError(.unsupportedURL)` when the target is no URL, or not an `http` or `https` one: a server must
+    ///   not send a client to a local file.
+    static func target(of relation: String, in value: String, relativeTo base: URL) throws(URLError) -> URL? {
+        guard let link = links(in: value).first(where: { $0.relations.contains(relation.lowercased()) }) else {
+            return nil
         }
-        return nil
+        guard let url = URL(string: link.target, relativeTo: base)?.absoluteURL,
+            ["http", "https"].contains(url.scheme?.lowercased())
+        else {
+            let reason = "The \(relation) link <\(link.target.prefix(200))> is not an http or https URL."
+            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
+        }
+        return url
     }
 
     /// A link: its target as written, and its relation types in lowercase.

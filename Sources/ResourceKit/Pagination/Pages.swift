@@ -39,15 +39,16 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
 
     /// Returns an iterator that loads the first page when it is first asked for one.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(pages: self, pending: first)
+        Iterator(pages: self, pending: .success(first))
     }
 
     /// Loads the pages one by one, each when it is asked for.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         /// The sequence being iterated.
         let pages: Pages
-        /// The next page's resource; `nil` after the last page, an error or a cycle.
-        var pending: Resource<Page>?
+        /// The next page's resource, or the error that keeps it from being loaded; `nil` after the last page, an
+        /// error or a cycle.
+        var pending: Result<Resource<Page>, any Error>?
         /// The requests loaded so far, to end the sequence where the next page would be one of them again.
         var visited: Set<Visit> = []
 
@@ -59,10 +60,12 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
 
         /// Loads the next page, or returns `nil` after the last one, an error or a next page that was loaded before.
         ///
-        /// It throws what ``ResourceLoading/load(_:)`` throws, and `CancellationError` once the task is cancelled.
+        /// It throws what ``ResourceLoading/load(_:)`` throws, `CancellationError` once the task is cancelled, and
+        /// ``WebserviceError/parsing(_:_:)`` after a page whose next link isn't followed.
         public mutating func next() async throws -> Page? {
-            guard let resource = pending else { return nil }
+            guard let upcoming = pending else { return nil }
             pending = nil
+            let resource = try upcoming.get()
             try Task.checkCancellation()
             guard visited.insert(Visit(method: resource.method, url: URLRequest(resource: resource).url)).inserted
             else { return nil }
@@ -71,13 +74,17 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
             return page
         }
 
-        /// `resource` with a parse that also finds the resource of the page after the one it parses.
-        private static func withNext(_ resource: Resource<Page>, _ next: Next) -> Resource<(Page, Resource<Page>?)> {
+        /// `resource` with a parse that also finds the resource of the page after the one it parses, or the error
+        /// that keeps it from being loaded, thrown once the page itself has been returned.
+        private static func withNext(
+            _ resource: Resource<Page>,
+            _ next: Next
+        ) -> Resource<(Page, Result<Resource<Page>, any Error>?)> {
             switch next {
             case .link:
                 resource.map { page, response in (page, linked(from: response, of: resource)) }
             case .cursor(let next):
-                resource.map { page in (page, next(page)) }
+                resource.map { page in (page, next(page).map { .success($0) }) }
             }
         }
 
@@ -85,18 +92,32 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// own, since the link is the whole URL; `nil` when there is none.
         ///
         /// A target on another origin than `resource`'s gets only the header fields known to carry no credential
-        /// (``isSafeHeader(_:extra:)``), as a redirect's does: the server chose it, not the caller.
-        private static func linked(from response: HTTPURLResponse?, of resource: Resource<Page>) -> Resource<Page>? {
-            guard let response, let url = response.url, let link = response.value(forHTTPHeaderField: "Link"),
-                let target = LinkHeader.target(of: "next", in: link, relativeTo: url)
-            else { return nil }
-            var next = resource
-            next.url = target
-            next.queryItems = []
-            if let source = URLRequest(resource: resource).url, Origin(source) != Origin(target) {
-                next.headers = next.headers.filter { name, _ in isSafeHeader(name) }
+        /// (``isSafeHeader(_:extra:)``), as a redirect's does: the server chose it, not the caller. A link that isn't
+        /// followed, to anything but `http` or `https`, or to another origin for a request with a body, is
+        /// ``WebserviceError/parsing(_:_:)`` of the response that carried it, so a sequence never ends early unnoticed.
+        private static func linked(
+            from response: HTTPURLResponse?,
+            of resource: Resource<Page>
+        ) -> Result<Resource<Page>, any Error>? {
+            guard let response, let url = response.url, let link = response.value(forHTTPHeaderField: "Link") else {
+                return nil
             }
-            return next
+            do {
+                guard let target = try LinkHeader.target(of: "next", in: link, relativeTo: url) else { return nil }
+                var next = resource
+                next.url = target
+                next.queryItems = []
+                if let source = URLRequest(resource: resource).url, Origin(source) != Origin(target) {
+                    guard resource.method.body == nil, resource.bodyFile == nil else {
+                        let reason = "The next link leads to another origin, where the request's body isn't sent."
+                        throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
+                    }
+                    next.headers = next.headers.filter { name, _ in isSafeHeader(name) }
+                }
+                return .success(next)
+            } catch {
+                return .failure(WebserviceError.parsing(error, WebserviceError.Response(response, body: Data())))
+            }
         }
     }
 }
