@@ -85,4 +85,30 @@ import Testing
         }
         _ = try requireCase(\.encoding, of: error)
     }
+
+    /// A device has no size, and reading a pipe (or `/dev/zero`) whole would never end: in a child process, so a
+    /// regression fails this test (by its watchdog) instead of stalling the run.
+    @Test(arguments: ["/dev/null", "fifo"])
+    func aFilePartThatIsNotARegularFileThrowsAnEncodingErrorAtOnce(path: String) async throws {
+        guard let child = try await ChildProcess.run(path, { try Self.errorCode(ofAFilePartAt: path) }) else { return }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        #expect(child.result == "\(URLError.Code.cannotOpenFile.rawValue)")
+    }
+
+    /// The code of the `URLError` behind the error of a resource whose file part is `path`, or a new FIFO for
+    /// `"fifo"`: `"created"` if the resource is made, `"0"` for an error of another type.
+    private static func errorCode(ofAFilePartAt path: String) throws -> String {
+        var url = URL(fileURLWithPath: path)
+        if path == "fifo" {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
+            guard mkfifo(url.path, 0o600) == 0 else { return "mkfifo failed" }
+        }
+        defer { if path == "fifo" { try? FileManager.default.removeItem(at: url) } }
+        do {
+            _ = try Resource<Void>(url: baseURL, method: .post(.multipart([.file("f", at: url)])))
+            return "created"
+        } catch {
+            return "\((error.underlyingError as? URLError)?.code.rawValue ?? 0)"
+        }
+    }
 }

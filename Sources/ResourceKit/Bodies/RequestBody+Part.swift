@@ -69,7 +69,8 @@ extension RequestBody {
 
         /// The part's bytes: its data, or the file's contents.
         ///
-        /// - Throws: ``WebserviceError/encoding(_:)`` for a URL that isn't a `file:` URL or a file that can't be read.
+        /// - Throws: ``WebserviceError/encoding(_:)`` for a URL that isn't a `file:` URL, or a file that isn't a regular
+        ///   one or can't be read.
         func bytes() throws(WebserviceError) -> Data {
             switch content {
             case .data(let data):
@@ -80,6 +81,8 @@ extension RequestBody {
                     throw .encoding(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
                 }
                 do {
+                    // Only a regular file: reading `/dev/zero` or a pipe would never end.
+                    _ = try url.regularFileSize()
                     return try Data(contentsOf: url)
                 } catch {
                     throw .encoding(error)

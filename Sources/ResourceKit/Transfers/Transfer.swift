@@ -54,33 +54,9 @@ struct Transfer: Sendable {
     /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20
 
-    /// The size of ``upload``, after checking that it is a local regular file this load may read.
-    ///
-    /// A directory, a device or a pipe has no size to announce, and reading one would send less or more than it (or
-    /// wait forever): it fails with `URLError(.fileIsDirectory)` or `URLError(.cannotOpenFile)`.
+    /// The size of ``upload``, after checking that it is a local regular file (`URL.regularFileSize()`).
     func uploadSize() throws -> Int64? {
-        guard let upload else { return nil }
-        guard upload.isFileURL else {
-            throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."])
-        }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            // Of the file a symbolic link leads to, not the link's.
-            attributes = try FileManager.default.attributesOfItem(atPath: upload.resolvingSymlinksInPath().path)
-        } catch {
-            throw URLError(
-                .fileDoesNotExist,
-                userInfo: [NSLocalizedDescriptionKey: "The file body can't be read.", NSUnderlyingErrorKey: error])
-        }
-        switch attributes[.type] as? FileAttributeType {
-        case .typeRegular? where attributes[.size] is NSNumber:
-            return (attributes[.size] as? NSNumber)?.int64Value
-        case .typeDirectory?:
-            throw URLError(.fileIsDirectory, userInfo: [NSLocalizedDescriptionKey: "A file body can't be a directory."])
-        default:
-            throw URLError(
-                .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "A file body must be a regular file."])
-        }
+        try upload?.regularFileSize()
     }
 
     /// Sends `request` through `send`, a transport that can't stream files.
