@@ -19,10 +19,13 @@ import ResourceKit
 /// ```
 ///
 /// What is saved never holds a credential: the URL loses its userinfo and credential query values, response header
-/// fields keep their values only when they are known to carry none, and a text body has its credential fields masked.
+/// fields keep their values only when they are known to carry none or hold a URL (scrubbed), and the body has the
+/// request's secrets replaced, a text body its credential fields too. The exchanges of one method and URL are
+/// numbered in the order recorded, and replayed in that order.
 public struct RecordingTransport: Transport {
     private let transport: any Transport
     private let directory: URL
+    private let turns = Turns()
 
     /// Records the exchanges `transport` makes into `directory`, which is created if needed.
     public init(_ transport: any Transport, to directory: URL) {
@@ -34,43 +37,60 @@ public struct RecordingTransport: Transport {
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let (body, response) = try await transport.data(for: request)
         guard let http = response as? HTTPURLResponse else { return (body, response) }
-        let exchange = RecordedExchange(request, response: http, body: body)
+        var exchange = RecordedExchange(request, response: http, body: body)
+        let turn = await turns.next(for: exchange.key)
+        exchange.turn = turn > 1 ? turn : nil
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(exchange).write(to: directory.appendingPathComponent(exchange.fileName), options: .atomic)
         return (body, response)
     }
+
+    /// How many exchanges of each key this transport and its copies have recorded.
+    private actor Turns {
+        private var counts: [String: Int] = [:]
+
+        func next(for key: String) -> Int {
+            let turn = counts[key, default: 0] + 1
+            counts[key] = turn
+            return turn
+        }
+    }
 }
 
 /// A `Transport` that answers from the fixture files a ``RecordingTransport`` saved, by method and URL.
 ///
-/// A request with no recorded exchange fails with `URLError(.unsupportedURL)` naming it.
+/// The exchanges of one method and URL answer in the order they were recorded, one a request, the last one
+/// repeating; copies of the transport share the turns. A request with no recorded exchange fails with
+/// `URLError(.unsupportedURL)` naming it.
 public struct ReplayTransport: Transport {
-    private let exchanges: [String: RecordedExchange]
+    private let answers: [String: StubAnswer]
 
     /// Reads every exchange recorded in `directory`.
     public init(from directory: URL) throws {
-        var exchanges: [String: RecordedExchange] = [:]
+        var exchanges: [String: [RecordedExchange]] = [:]
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
         for file in files where file.pathExtension == "json" {
             let exchange = try JSONDecoder().decode(RecordedExchange.self, from: Data(contentsOf: file))
-            exchanges[exchange.key] = exchange
+            exchanges[exchange.key, default: []].append(exchange)
         }
-        self.exchanges = exchanges
+        answers = exchanges.mapValues { exchanges in
+            .sequence(
+                exchanges.sorted { ($0.turn ?? 1) < ($1.turn ?? 1) }.map {
+                    .status($0.status, headers: $0.headers, body: $0.bodyData)
+                })
+        }
     }
 
     /// The recorded response to `request`.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let key = RecordedExchange.key(method: request.httpMethod ?? "GET", url: RecordedExchange.redacted(request))
-        guard let exchange = exchanges[key], let url = request.url,
-            let response = HTTPURLResponse(
-                url: url, statusCode: exchange.status, httpVersion: "HTTP/1.1", headerFields: exchange.headers)
-        else {
+        guard let answer = answers[key], let url = request.url else {
             let reason = "No recorded exchange answers \(key)."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
-        return (exchange.bodyData, response)
+        return try await answer.response(to: request, at: url)
     }
 }
 
@@ -78,6 +98,8 @@ public struct ReplayTransport: Transport {
 struct RecordedExchange: Codable {
     var method: String
     var url: String
+    /// The exchange's place among those of its key, from 1; absent for the first.
+    var turn: Int?
     var status: Int
     var headers: [String: String]
     /// The body as text, when it is UTF-8.
@@ -85,20 +107,39 @@ struct RecordedExchange: Codable {
     /// The body in base64, when it is not text.
     var bodyBase64: String?
 
+    /// The response header fields whose values are URLs, recorded scrubbed rather than masked.
+    private static let urlHeaderNames: Set<String> = ["link", "location", "content-location"]
+
     init(_ request: URLRequest, response: HTTPURLResponse, body: Data) {
         method = request.httpMethod ?? "GET"
         url = Self.redacted(request)
         status = response.statusCode
+        let secrets = Redaction.secrets(of: request)
         var headers: [String: String] = [:]
         for case (let name as String, let value as String) in response.allHeaderFields {
-            headers[name] = isSafeHeader(name) ? Redaction.scrub(value) : Redaction.mark
+            let kept = isSafeHeader(name) || Self.urlHeaderNames.contains(name.lowercased())
+            headers[name] = kept ? Redaction.scrub(value, removing: secrets) : Redaction.mark
         }
         self.headers = headers
         if let text = String(data: body, encoding: .utf8) {
-            self.body = Redaction.scrub(text, removing: Redaction.secrets(of: request))
+            self.body = Redaction.scrub(text, removing: secrets)
         } else {
-            bodyBase64 = body.base64EncodedString()
+            bodyBase64 = Self.scrubbed(body, removing: secrets).base64EncodedString()
         }
+    }
+
+    /// `body` with the UTF-8 bytes of each of `secrets` replaced by those of `Redaction.mark`.
+    private static func scrubbed(_ body: Data, removing secrets: [String]) -> Data {
+        var body = body
+        let mark = Data(Redaction.mark.utf8)
+        for secret in secrets.map({ Data($0.utf8) }) {
+            var start = body.startIndex
+            while let range = body.range(of: secret, in: start..<body.endIndex) {
+                body.replaceSubrange(range, with: mark)
+                start = range.lowerBound + mark.count
+            }
+        }
+        return body
     }
 
     var bodyData: Data {
@@ -115,15 +156,18 @@ struct RecordedExchange: Codable {
         request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }?.absoluteString ?? ""
     }
 
-    /// A file name that names the exchange and is the same in every run: the method, the path, and a hash of the
-    /// whole key.
+    /// A file name that names the exchange and is the same in every run: the method, the path's ASCII letters and
+    /// digits (at most 80), a hash of the whole key, and the turn from the second on.
     var fileName: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: Swift's own hashing changes from run to run
         for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let path = (URL(string: url)?.path ?? "").split(separator: "/").joined(separator: "_").prefix(80)
-        let readable = String(path.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "-" })
-        return "\(method.uppercased())-\(readable.isEmpty ? "root" : readable)-\(String(hash, radix: 16)).json"
+        // ASCII only, so the name stays within the file system's 255 bytes.
+        let readable = String(
+            path.map { $0.isASCII && ($0.isLetter || $0.isNumber) || $0 == "_" || $0 == "-" ? $0 : "-" })
+        let suffix = turn.map { $0 > 1 ? "-\($0)" : "" } ?? ""
+        return "\(method.uppercased())-\(readable.isEmpty ? "root" : readable)-\(String(hash, radix: 16))\(suffix).json"
     }
 }

@@ -138,7 +138,8 @@ public struct StubAnswer: Sendable {
         return delayed
     }
 
-    fileprivate func response(to request: URLRequest, at url: URL) async throws -> (Data, URLResponse) {
+    /// The response this answer gives `request`, sent to `url`.
+    func response(to request: URLRequest, at url: URL) async throws -> (Data, URLResponse) {
         if delay > 0 {
             try await Task.sleep(nanoseconds: UInt64(min(delay, 1_000_000) * 1_000_000_000))
         }

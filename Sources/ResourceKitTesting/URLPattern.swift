@@ -1,11 +1,13 @@
 import Foundation
+import ResourceKit
 
 /// Which URLs a stub route answers: a path such as `/episodes/*/media`, or a whole URL such as
 /// `https://api.example.com/episodes/**`.
 ///
-/// `*` matches one path segment and `**` the rest of the path, however many segments. A pattern with a scheme and
-/// host matches only that origin; a path alone matches any. The query is ignored unless the pattern has one, which
-/// must then be the URL's exactly.
+/// `*` matches one path segment and `**` the rest of the path, however many segments; other segments compare with
+/// percent-encoding removed, so `/users/José` matches `/users/Jos%C3%A9`. A pattern with a scheme and host matches
+/// only that scheme, host (in any letter case) and port, where no port means 80 for http and 443 for https; a path
+/// alone matches any origin. The query is ignored unless the pattern has one, which must then be the URL's exactly.
 ///
 /// ```swift
 /// URLPattern("/episodes/*").matches(URL(string: "https://api.example.com/episodes/1")!)  // true
@@ -13,7 +15,7 @@ import Foundation
 public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let description: String
-    private let origin: (scheme: String, host: String, port: Int?)?
+    private let origin: Origin?
     private let segments: [Substring]
     private let query: String?
 
@@ -21,8 +23,10 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     public init(_ pattern: String) {
         description = pattern
         var rest = Substring(pattern)
-        if let components = URLComponents(string: pattern), let scheme = components.scheme, let host = components.host {
-            origin = (scheme.lowercased(), host.lowercased(), components.port)
+        if let components = URLComponents(string: pattern), components.scheme != nil, components.host != nil,
+            let url = components.url
+        {
+            origin = Origin(url)
             rest = Substring(components.percentEncodedPath)
         } else {
             origin = nil
@@ -39,11 +43,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether `url` is one this pattern names.
     public func matches(_ url: URL) -> Bool {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return false }
-        if let origin {
-            guard components.scheme?.lowercased() == origin.scheme, components.host?.lowercased() == origin.host,
-                origin.port == nil || components.port == origin.port
-            else { return false }
-        }
+        if let origin, Origin(url) != origin { return false }
         if let query, components.percentEncodedQuery != query { return false }
         return Self.matches(segments[...], components.percentEncodedPath.split(separator: "/")[...])
     }
@@ -51,9 +51,12 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     private static func matches(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
         guard let first = pattern.first else { return path.isEmpty }
         if first == "**" { return true }
-        guard let segment = path.first, first == "*" || first == segment else { return false }
+        guard let segment = path.first, first == "*" || decoded(first) == decoded(segment) else { return false }
         return matches(pattern.dropFirst(), path.dropFirst())
     }
+
+    /// `segment` without percent-encoding, or as written when it can't be decoded.
+    private static func decoded(_ segment: Substring) -> String { segment.removingPercentEncoding ?? String(segment) }
 
     /// Whether two patterns are written the same.
     public static func == (lhs: URLPattern, rhs: URLPattern) -> Bool { lhs.description == rhs.description }

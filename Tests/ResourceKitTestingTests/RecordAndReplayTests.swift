@@ -65,6 +65,89 @@ import Testing
         }
     }
 
+    @Test func exchangesOfOneRequestAreReplayedInTheOrderRecordedTheLastRepeating() async throws {
+        try await withDirectory { directory in
+            let server = StubTransport([.init("GET", "/a", .sequence([.json("1"), .json("2")]))])
+            let recording = RecordingTransport(server, to: directory)
+            let request = URLRequest(url: base.appendingPathComponent("a"))
+            for transport in [recording, recording] {
+                _ = try await transport.data(for: request)
+            }
+            let replay = try ReplayTransport(from: directory)
+            var answers: [String] = []
+            for transport in [replay, replay, replay] {
+                answers.append(String(decoding: try await transport.data(for: request).0, as: UTF8.self))
+            }
+            #expect(answers == ["1", "2", "2"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                    "GET-a-a69e272d81e71b19-2.json", "GET-a-a69e272d81e71b19.json",
+                ])
+        }
+    }
+
+    @Test func headerFieldsHoldingURLsAreKeptScrubbedAndOthersMasked() async throws {
+        try await withDirectory { directory in
+            let server = StubTransport([
+                .init(
+                    "GET", "/items",
+                    .status(
+                        200,
+                        headers: [
+                            "Link": #"<https://api.example.com/items?page=2>; rel="next""#,
+                            "Set-Cookie": "session=c00kie-value",
+                        ])),
+                .init(
+                    "GET", "/private",
+                    .status(200, headers: ["Link": #"<https://api.example.com/private?access_token=abc>; rel="next""#])),
+            ])
+            let recording = RecordingTransport(server, to: directory)
+            for path in ["items", "private"] {
+                _ = try await recording.data(for: URLRequest(url: base.appendingPathComponent(path)))
+            }
+            let replay = try ReplayTransport(from: directory)
+            func headers(_ path: String) async throws -> HTTPURLResponse {
+                let response = try await replay.data(for: URLRequest(url: base.appendingPathComponent(path))).1
+                return try #require(response as? HTTPURLResponse)
+            }
+            let items = try await headers("items")
+            #expect(items.value(forHTTPHeaderField: "Link") == #"<https://api.example.com/items?page=2>; rel="next""#)
+            #expect(items.value(forHTTPHeaderField: "Set-Cookie") == "REDACTED")
+            #expect(
+                try await headers("private").value(forHTTPHeaderField: "Link")
+                    == #"<https://api.example.com/private?access_token=REDACTED>; rel="next""#)
+        }
+    }
+
+    @Test func aBinaryBodyHasTheRequestsSecretsReplaced() async throws {
+        try await withDirectory { directory in
+            let echo = StubTransport([
+                .init(
+                    "GET", "/echo",
+                    .computed { request in
+                        .status(
+                            200,
+                            body: Data([0xFF]) + Data((request.value(forHTTPHeaderField: "Authorization") ?? "").utf8))
+                    })
+            ])
+            var request = URLRequest(url: base.appendingPathComponent("echo"))
+            request.setValue("Bearer s3cr3t-token", forHTTPHeaderField: "Authorization")
+            let live = try await RecordingTransport(echo, to: directory).data(for: request).0
+            #expect(live == Data([0xFF]) + Data("Bearer s3cr3t-token".utf8))
+            let replayed = try await ReplayTransport(from: directory).data(for: request).0
+            #expect(replayed == Data([0xFF]) + Data("REDACTED".utf8))
+        }
+    }
+
+    @Test func aLongNonASCIIPathRecordsAndReplays() async throws {
+        try await withDirectory { directory in
+            let request = URLRequest(url: base.appendingPathComponent(String(repeating: "語", count: 100)))
+            let server = StubTransport([.init("GET", "/**", .json("[]"))])
+            _ = try await RecordingTransport(server, to: directory).data(for: request)
+            #expect(try await ReplayTransport(from: directory).data(for: request).0 == Data("[]".utf8))
+        }
+    }
+
     @Test func aRequestNeverRecordedFailsNamingIt() async throws {
         try await withDirectory { directory in
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -27,6 +27,29 @@ import Testing
         #expect(URLPattern(pattern).matches(try #require(URL(string: url))) == matches)
     }
 
+    @Test(arguments: [
+        ("/users/José", "https://api.example.com/users/Jos%C3%A9", true),
+        ("/files/my report.pdf", "https://api.example.com/files/my%20report.pdf", true),
+        ("/users/Jos%c3%a9", "https://api.example.com/users/Jos%C3%A9", true),
+        ("https://api.example.com/users/José", "https://api.example.com/users/Jos%C3%A9", true),
+        ("/users/José", "https://api.example.com/users/Jose", false),
+    ])
+    func segmentsMatchWithPercentEncodingRemoved(pattern: String, url: String, matches: Bool) throws {
+        #expect(URLPattern(pattern).matches(try #require(URL(string: url))) == matches)
+    }
+
+    @Test(arguments: [
+        ("https://api.example.com/x", "https://api.example.com:8443/x", false),
+        ("https://api.example.com/x", "https://api.example.com:443/x", true),
+        ("https://api.example.com:443/x", "https://api.example.com/x", true),
+        ("http://api.example.com:80/x", "http://api.example.com/x", true),
+        ("http://api.example.com/x", "http://api.example.com:8080/x", false),
+        ("https://api.example.com:8443/x", "https://api.example.com:8443/x", true),
+    ])
+    func aWholeURLPatternMatchesOnlyItsEffectivePort(pattern: String, url: String, matches: Bool) throws {
+        #expect(URLPattern(pattern).matches(try #require(URL(string: url))) == matches)
+    }
+
     @Test func theFirstMatchingRouteAnswersAndEveryRequestIsRecorded() async throws {
         let stub = StubTransport([
             .init("GET", "/episodes/1", .json(#"{"id":"1"}"#)),

@@ -5,12 +5,12 @@ import Foundation
 ///
 /// Redirects keep credential header fields only within one origin, and a credential is attached only to requests for
 /// the origins it was issued for.
-struct Origin: Hashable, Sendable {
+package struct Origin: Hashable, Sendable {
     let scheme: String?
     let host: String?
     let port: Int?
 
-    init(_ url: URL) {
+    package init(_ url: URL) {
         scheme = url.scheme?.lowercased()
         host = url.host?.lowercased()
         port = url.port ?? ["http": 80, "https": 443][scheme ?? ""]
