@@ -35,10 +35,12 @@ public struct RecordingTransport: Transport {
 
     /// Sends `request` through the wrapped transport, saves the exchange, and returns it.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        // Taken before the request is sent, so concurrent requests for one URL keep the order they were made in.
+        let key = RecordedExchange.key(of: request)
+        let turn = await turns.next(for: key)
         let (body, response) = try await transport.data(for: request)
         guard let http = response as? HTTPURLResponse else { return (body, response) }
         var exchange = RecordedExchange(request, response: http, body: body)
-        let turn = await turns.next(for: exchange.key)
         exchange.turn = turn > 1 ? turn : nil
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -85,7 +87,7 @@ public struct ReplayTransport: Transport {
 
     /// The recorded response to `request`.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let key = RecordedExchange.key(method: request.httpMethod ?? "GET", url: RecordedExchange.redacted(request))
+        let key = RecordedExchange.key(of: request)
         guard let answer = answers[key], let url = request.url else {
             let reason = "No recorded exchange answers \(key)."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
@@ -150,6 +152,11 @@ struct RecordedExchange: Codable {
     var key: String { Self.key(method: method, url: url) }
 
     static func key(method: String, url: String) -> String { "\(method.uppercased()) \(url)" }
+
+    /// What `request`'s exchange is recorded and found by.
+    static func key(of request: URLRequest) -> String {
+        key(method: request.httpMethod ?? "GET", url: redacted(request))
+    }
 
     /// The request's URL as it is recorded and looked up: without its credentials.
     static func redacted(_ request: URLRequest) -> String {

@@ -6,8 +6,9 @@ import ResourceKit
 ///
 /// `*` matches one path segment and `**` the rest of the path, however many segments; other segments compare with
 /// percent-encoding removed, so `/users/José` matches `/users/Jos%C3%A9`. A pattern with a scheme and host matches
-/// only that scheme, host (in any letter case) and port, where no port means 80 for http and 443 for https; a path
-/// alone matches any origin. The query is ignored unless the pattern has one, which must then be the URL's exactly.
+/// only that scheme and host (in any letter case), and the port it names if it names one (443 is `https`'s own), so
+/// `http://localhost/**` matches a test server on any port; a path alone matches any origin. The query is ignored
+/// unless the pattern has one, which must then be the URL's exactly.
 ///
 /// ```swift
 /// URLPattern("/episodes/*").matches(URL(string: "https://api.example.com/episodes/1")!)  // true
@@ -16,6 +17,8 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let description: String
     private let origin: Origin?
+    /// Whether the pattern names its port, which the URL's must then be; otherwise any port matches.
+    private let namesPort: Bool
     private let segments: [Substring]
     private let query: String?
 
@@ -27,9 +30,11 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
             let url = components.url
         {
             origin = Origin(url)
+            namesPort = components.port != nil
             rest = Substring(components.percentEncodedPath)
         } else {
             origin = nil
+            namesPort = false
         }
         if let mark = rest.firstIndex(of: "?") {
             query = String(rest[rest.index(after: mark)...])
@@ -43,7 +48,11 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether `url` is one this pattern names.
     public func matches(_ url: URL) -> Bool {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return false }
-        if let origin, Origin(url) != origin { return false }
+        if let origin {
+            let target = Origin(url)
+            guard target.scheme == origin.scheme, target.host == origin.host, !namesPort || target.port == origin.port
+            else { return false }
+        }
         if let query, components.percentEncodedQuery != query { return false }
         return Self.matches(segments[...], components.percentEncodedPath.split(separator: "/")[...])
     }

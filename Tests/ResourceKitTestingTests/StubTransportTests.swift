@@ -39,14 +39,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("https://api.example.com/x", "https://api.example.com:8443/x", false),
+        ("http://localhost/x", "http://localhost:54321/x", true),
         ("https://api.example.com/x", "https://api.example.com:443/x", true),
         ("https://api.example.com:443/x", "https://api.example.com/x", true),
         ("http://api.example.com:80/x", "http://api.example.com/x", true),
-        ("http://api.example.com/x", "http://api.example.com:8080/x", false),
         ("https://api.example.com:8443/x", "https://api.example.com:8443/x", true),
+        ("https://api.example.com:8443/x", "https://api.example.com/x", false),
+        ("https://api.example.com:443/x", "https://api.example.com:8443/x", false),
+        ("http://localhost:8080/x", "http://localhost:8081/x", false),
     ])
-    func aWholeURLPatternMatchesOnlyItsEffectivePort(pattern: String, url: String, matches: Bool) throws {
+    func aWholeURLPatternMatchesThePortItNamesOrAnyWhenItNamesNone(pattern: String, url: String, matches: Bool) throws {
         #expect(URLPattern(pattern).matches(try #require(URL(string: url))) == matches)
     }
 

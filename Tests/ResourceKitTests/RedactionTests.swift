@@ -130,14 +130,18 @@ import Testing
         #expect(error.description.contains("REDACTED"))
     }
 
+    /// A field that holds nothing but credentials loses its number or array too; one whose name only contains a
+    /// credential word, such as a count of tokens, keeps its value and its type.
     @Test func credentialValuesThatAreNotStringsLeaveValidJSON() throws {
-        let error = WebserviceError.unacceptableStatus(
-            .init(statusCode: 400, body: Data(#"{"api_key": -1.5e3, "tokens": ["a]", ["b"]], "id": 7}"#.utf8)))
+        let body = #"{"api_key": -1.5e3, "tokens": ["a]", ["b"]], "id": 7, "prompt_tokens": 9, "authors": [1]}"#
+        let error = WebserviceError.unacceptableStatus(.init(statusCode: 400, body: Data(body.utf8)))
         let text = try #require(error.description.split(separator: ": ", maxSplits: 1).last)
         let fields = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
         #expect(fields["api_key"] as? String == "REDACTED")
         #expect(fields["tokens"] as? String == "REDACTED")
         #expect(fields["id"] as? Int == 7)
+        #expect(fields["prompt_tokens"] as? Int == 9)
+        #expect(fields["authors"] as? [Int] == [1])
     }
 
     /// A form body, such as an OAuth token response saved as a fixture, starts with its first field.

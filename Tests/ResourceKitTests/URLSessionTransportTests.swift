@@ -24,7 +24,7 @@ import Testing
         /// FoundationNetworking hands curl's chunks to the delegate queue without waiting; a full queue must make the
         /// thread that adds one (curl's) wait, or a download that arrives faster than it is written piles up in memory.
         @Test func aFullDelegateQueueMakesTheThreadThatAddsACallWait() async throws {
-            let queue = BackpressureQueue()
+            let queue = BackpressureQueue(patience: 60)
             let capacity = BackpressureQueue.capacity
             let gate = DispatchSemaphore(value: 0)
             let added = Mutex(0)

@@ -32,4 +32,24 @@ import Testing
             #expect(!text.contains("swift-talk-token"))
         }
     }
+
+    /// The pages' `Link` header fields are recorded, so the replayed pages lead to each other as the server's did.
+    @Test(arguments: TransportKind.allCases)
+    func pagesRecordedFromTheServerAreFollowedAgainAfterItStops(kind: TransportKind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var first: Resource<[Int]>?
+        var recorded: [[Int]] = []
+        try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
+            first = Resource<[Int]>(get: base / "pages?count=7")
+            let recording = Webservice(transport: RecordingTransport(kind.webservice().transport, to: directory))
+            for try await page in recording.pages(of: try #require(first)) { recorded.append(page) }
+        }
+        #expect(recorded == [[1, 2], [3, 4], [5, 6], [7]])
+
+        var replayed: [[Int]] = []
+        let replay = Webservice(transport: try ReplayTransport(from: directory))
+        for try await page in replay.pages(of: try #require(first)) { replayed.append(page) }
+        #expect(replayed == recorded)
+    }
 }

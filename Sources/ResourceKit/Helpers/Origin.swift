@@ -6,9 +6,9 @@ import Foundation
 /// Redirects keep credential header fields only within one origin, and a credential is attached only to requests for
 /// the origins it was issued for.
 package struct Origin: Hashable, Sendable {
-    let scheme: String?
-    let host: String?
-    let port: Int?
+    package let scheme: String?
+    package let host: String?
+    package let port: Int?
 
     package init(_ url: URL) {
         scheme = url.scheme?.lowercased()

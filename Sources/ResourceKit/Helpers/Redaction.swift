@@ -24,6 +24,23 @@ package enum Redaction {
         return hasCredentialWord && !paginationTokens.contains(folded.filter { $0 != 0x5F && $0 != 0x2D })
     }
 
+    /// Whether a JSON field with this name holds nothing but credentials, whatever its value's type: `api_key`,
+    /// `password` or `tokens`, but not `prompt_tokens` or `author_id`, which hold a count or an identifier.
+    static func isCredentialFieldName(_ name: some StringProtocol) -> Bool {
+        credentialFieldNames.contains(
+            name.utf8.compactMap { byte in
+                byte == 0x5F || byte == 0x2D ? nil : (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            })
+    }
+
+    /// The names of ``isCredentialFieldName(_:)``, in lowercase without `_` and `-`.
+    private static let credentialFieldNames: Set<[UInt8]> = Set(
+        [
+            "password", "passwd", "pwd", "passcode", "pin", "otp", "secret", "secrets", "clientsecret", "key", "keys",
+            "apikey", "apikeys", "privatekey", "token", "tokens", "accesstoken", "refreshtoken", "idtoken", "authtoken",
+            "sessiontoken", "credential", "credentials", "signature", "backupcodes", "recoverycodes",
+        ].map { Array($0.utf8) })
+
     /// The names with a credential word that are known to name a page cursor instead, such as `pageToken`.
     ///
     /// In lowercase without `_` and `-`. A cursor isn't a credential, and masking it would make every page's URL the
@@ -236,7 +253,8 @@ extension Redaction {
     }
 
     /// Replaces the value of every JSON field with a credential's name, such as `"access_token": "…"`: a string's
-    /// text, or a number or array as a whole, which becomes the string `"REDACTED"`.
+    /// text, or, for a field that holds nothing but credentials (``isCredentialFieldName(_:)``), a number or array
+    /// as a whole, which becomes the string `"REDACTED"`.
     private static func redactingJSONFields(_ bytes: [UInt8]) -> [UInt8] {
         replacingRuns(in: bytes) { index in
             // A quoted name, then `:` and a value.
@@ -248,22 +266,22 @@ extension Redaction {
             var value = colon + 1
             while value < bytes.count, bytes[value] == UInt8(ascii: " ") { value += 1 }
             guard nameEnd > index + 1, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "\""),
-                colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), value < bytes.count,
-                isCredentialName(String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self))
+                colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), value < bytes.count
             else { return nil }
-            switch bytes[value] {
-            case UInt8(ascii: "\""):
+            let name = String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self)
+            if bytes[value] == UInt8(ascii: "\""), isCredentialName(name) {
                 var valueEnd = value + 1
                 while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") {
                     valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 return (min(valueEnd, bytes.count), Array(bytes[index...value]) + markBytes)
-            case UInt8(ascii: "["), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let quotedMark = [UInt8(ascii: "\"")] + markBytes + [UInt8(ascii: "\"")]
-                return (endOfJSONValue(in: bytes, from: value), Array(bytes[index..<value]) + quotedMark)
-            default:
-                return nil
             }
+            let startsArrayOrNumber =
+                bytes[value] == UInt8(ascii: "[") || bytes[value] == UInt8(ascii: "-")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[value])
+            guard startsArrayOrNumber, isCredentialFieldName(name) else { return nil }
+            let quotedMark = [UInt8(ascii: "\"")] + markBytes + [UInt8(ascii: "\"")]
+            return (endOfJSONValue(in: bytes, from: value), Array(bytes[index..<value]) + quotedMark)
         }
     }
 

@@ -173,7 +173,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     }
                 }
             } onCancel: {
-                task.cancel()
+                // Not here: `cancel` waits for the session's work queue, which may be waiting for the delegate queue
+                // this runs on when a progress closure cancelled the load (``BackpressureQueue``).
+                DispatchQueue.global().async { task.cancel() }
             }
         }
 
@@ -285,10 +287,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             didReceive challenge: URLAuthenticationChallenge,
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
+            // Answered off this queue: FoundationNetworking then waits for the session's work queue, which may be
+            // waiting for this one (``BackpressureQueue``).
             if challenge.proposedCredential != nil,
                 challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic
             {
-                completionHandler(.performDefaultHandling, nil)
+                DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
                 return
             }
             finish(task) { load, _ in
@@ -300,7 +304,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return .response(body, response, file)
                 }
             }
-            completionHandler(.cancelAuthenticationChallenge, nil)
+            DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
         }
     #endif
 }
