@@ -21,16 +21,25 @@ package enum Redaction {
             folded.count >= word.count
                 && (0...(folded.count - word.count)).contains { folded[$0..<$0 + word.count].elementsEqual(word) }
         }
-        return hasCredentialWord && !paginationTokens.contains(folded.filter { $0 != 0x5F && $0 != 0x2D })
+        return hasCredentialWord && !paginationTokens.contains(bare(name))
     }
 
     /// Whether a JSON field with this name holds nothing but credentials, whatever its value's type: `api_key`,
     /// `password` or `tokens`, but not `prompt_tokens` or `author_id`, which hold a count or an identifier.
     static func isCredentialFieldName(_ name: some StringProtocol) -> Bool {
-        credentialFieldNames.contains(
-            name.utf8.compactMap { byte in
-                byte == 0x5F || byte == 0x2D ? nil : (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-            })
+        credentialFieldNames.contains(bare(name))
+    }
+
+    /// `name`'s bytes in ASCII lowercase without `_` and `-`, as the name sets below hold them: `Page_Token` is
+    /// `pagetoken`.
+    private static func bare(_ name: some StringProtocol) -> [UInt8] {
+        name.utf8.compactMap { byte in
+            switch byte {
+            case UInt8(ascii: "_"), UInt8(ascii: "-"): nil
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte | 0x20
+            default: byte
+            }
+        }
     }
 
     /// The names of ``isCredentialFieldName(_:)``, in lowercase without `_` and `-`.
