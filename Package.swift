@@ -60,6 +60,12 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // The foundation issue's public contract, compiled line for line.
+        .testTarget(
+            name: "FoundationContractTests",
+            dependencies: ["ResourceKit"],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         .testTarget(
             name: "READMETests",
             dependencies: ["ResourceKit"],

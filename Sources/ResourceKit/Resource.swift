@@ -35,8 +35,7 @@ public struct Resource<A>: Sendable {
     public var parseAPIError: (@Sendable (Data) throws -> any Error)?
     /// Turns a successful response's body, and the response when there is one, into the model.
     ///
-    /// It is synchronous and pure: a test calls it with fixture bytes and `nil` for the response. See
-    /// <doc:TestingParses>.
+    /// It is synchronous and pure; a test that has no response calls ``parse(_:)``. See <doc:TestingParses>.
     public var parse: @Sendable (Data, HTTPURLResponse?) throws -> A {
         didSet { parseReadsResponse = true }
     }
@@ -94,6 +93,15 @@ public struct Resource<A>: Sendable {
         self.method = method
         self.headers = headers
         self.parse = parse
+    }
+
+    /// Parses `data` as the body of a successful response, with no response: what a test calls with fixture bytes.
+    ///
+    /// ```swift
+    /// #expect(try Episode.all.parse(fixture) == [Episode(id: "1", title: "Networking")])
+    /// ```
+    public func parse(_ data: Data) throws -> A {
+        try parse(data, nil)
     }
 
     /// Returns a resource for the same request whose model is transformed by `transform`.

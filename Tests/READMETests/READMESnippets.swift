@@ -45,5 +45,5 @@ import Testing
 
 @Test func episodesParseFromAFixture() throws {
     let fixture = Data(#"[{"id": "1", "title": "Networking"}]"#.utf8)
-    #expect(try Episode.all.parse(fixture, nil) == [Episode(id: "1", title: "Networking")])
+    #expect(try Episode.all.parse(fixture) == [Episode(id: "1", title: "Networking")])
 }

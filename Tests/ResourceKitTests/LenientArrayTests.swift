@@ -18,14 +18,14 @@ private struct Rating: Decodable {
 
 @Suite struct LenientArrayTests {
     @Test func aValidArrayDecodesCompletely() throws {
-        let episodes = try lenientEpisodes.parse(fixture("episodes.json"), nil)
-        #expect(try episodes.elements == Episode.all.parse(fixture("episodes.json"), nil))
+        let episodes = try lenientEpisodes.parse(fixture("episodes.json"))
+        #expect(try episodes.elements == Episode.all.parse(fixture("episodes.json")))
         #expect(episodes.failures.isEmpty)
         #expect(episodes.isComplete)
     }
 
     @Test func invalidElementsAreSkippedAndEachIsReportedWithItsIndexAndError() throws {
-        let episodes = try lenientEpisodes.parse(fixture("episodes-partly-invalid.json"), nil)
+        let episodes = try lenientEpisodes.parse(fixture("episodes-partly-invalid.json"))
         #expect(episodes.elements == [Episode(id: "1", title: "Networking"), Episode(id: "5", title: "Swift Talk")])
         #expect(!episodes.isComplete)
         #expect(episodes.failures.map(\.index) == [1, 2, 3])
@@ -41,14 +41,14 @@ private struct Rating: Decodable {
     }
 
     @Test func theStrictArrayStillFailsAsAWhole() {
-        #expect(throws: DecodingError.self) { try Episode.all.parse(fixture("episodes-partly-invalid.json"), nil) }
+        #expect(throws: DecodingError.self) { try Episode.all.parse(fixture("episodes-partly-invalid.json")) }
     }
 
     @Test @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func everyElementIsDecodedOnceEvenWhenItFails() throws {
         let decoder = CountingJSONDecoder()
         let episodes = try Resource<LenientArray<Episode>>(get: baseURL, decoder: decoder)
-            .parse(fixture("episodes-partly-invalid.json"), nil)
+            .parse(fixture("episodes-partly-invalid.json"))
         #expect(episodes.elements.count + episodes.failures.count == 5)
         #expect(decoder.modelInits.count == 5)
         #expect(decoder.decodeCalls.count == 1)
@@ -56,7 +56,7 @@ private struct Rating: Decodable {
 
     @Test func aLenientArrayCanBeAtACodingPath() throws {
         let feed = Resource<LenientArray<Episode>>(get: baseURL, at: ["feed", "entry"])
-        let episodes = try feed.parse(fixture("feed-partly-invalid.json"), nil)
+        let episodes = try feed.parse(fixture("feed-partly-invalid.json"))
         #expect(episodes.elements.map(\.id) == ["1", "5"])
         #expect(episodes.failures.map(\.index) == [1, 2, 3])
         #expect(episodes.failures.first?.description == #"element 1: missing key "title" at .feed.entry[1]"#)
@@ -73,7 +73,7 @@ private struct Rating: Decodable {
     }
 
     @Test func aFailureCanBeThrown() throws {
-        let episodes = try lenientEpisodes.parse(fixture("episodes-partly-invalid.json"), nil)
+        let episodes = try lenientEpisodes.parse(fixture("episodes-partly-invalid.json"))
         let thrown = try #require(throws: ElementFailure.self) {
             if let failure = episodes.failures.first { throw failure }
         }
@@ -81,12 +81,12 @@ private struct Rating: Decodable {
     }
 
     @Test func anObjectThrowsTypeMismatch() throws {
-        let error = try #require(throws: DecodingError.self) { try lenientEpisodes.parse(fixture("episode.json"), nil) }
+        let error = try #require(throws: DecodingError.self) { try lenientEpisodes.parse(fixture("episode.json")) }
         #expect(try requireCase(\.typeMismatch, of: error).context.codingPath.isEmpty)
     }
 
     @Test func anEmptyArrayIsCompleteAndEmpty() throws {
-        let episodes = try lenientEpisodes.parse(Data("[]".utf8), nil)
+        let episodes = try lenientEpisodes.parse(Data("[]".utf8))
         #expect(episodes.elements.isEmpty)
         #expect(episodes.isComplete)
     }

@@ -26,7 +26,7 @@ import Testing
     /// tests, with no transport.
     private struct EchoLoader: ResourceLoading {
         func load<A>(_ resource: Resource<A>) async throws -> A {
-            try resource.parse(resource.method.body ?? Data("1".utf8), nil)
+            try resource.parse(resource.method.body ?? Data("1".utf8))
         }
     }
 

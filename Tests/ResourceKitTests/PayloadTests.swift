@@ -41,17 +41,17 @@ extension Payload {
 
 @Suite struct PayloadTests {
     @Test func anObjectThatIsAModelIsOne() throws {
-        #expect(try search.parse(fixture("episode.json"), nil) == .one(Episode(id: "1", title: "Networking")))
+        #expect(try search.parse(fixture("episode.json")) == .one(Episode(id: "1", title: "Networking")))
     }
 
     @Test func anArrayOfModelsIsArray() throws {
-        let episodes = try Episode.all.parse(fixture("episodes.json"), nil)
-        #expect(try search.parse(fixture("episodes.json"), nil) == .array(episodes))
+        let episodes = try Episode.all.parse(fixture("episodes.json"))
+        #expect(try search.parse(fixture("episodes.json")) == .array(episodes))
     }
 
     @Test func anObjectOfModelsIsDictionary() throws {
         #expect(
-            try search.parse(fixture("episodes-by-id.json"), nil)
+            try search.parse(fixture("episodes-by-id.json"))
                 == .dictionary([
                     "1": Episode(id: "1", title: "Networking"),
                     "2": Episode(id: "2", title: "Networking: POST Requests"),
@@ -77,8 +77,8 @@ extension Payload {
     }
 
     @Test func emptyCollectionsKeepTheirShape() throws {
-        #expect(try search.parse(Data("[]".utf8), nil) == .array([]))
-        #expect(try search.parse(Data("{}".utf8), nil) == .dictionary([:]))
+        #expect(try search.parse(Data("[]".utf8)) == .array([]))
+        #expect(try search.parse(Data("{}".utf8)) == .dictionary([:]))
     }
 
     /// The fixture, the shape, and the model's `init(from:)` calls: the dictionary's one more is the object tried as
@@ -89,7 +89,7 @@ extension Payload {
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func theBodyIsParsedOnceAndEachModelDecodedOnce(fixtureName: String, shape: String, inits: Int) throws {
         let decoder = CountingJSONDecoder()
-        let payload = try Resource<Payload<Episode>>(get: searchURL, decoder: decoder).parse(fixture(fixtureName), nil)
+        let payload = try Resource<Payload<Episode>>(get: searchURL, decoder: decoder).parse(fixture(fixtureName))
         #expect(payload.shape == shape)
         #expect(decoder.decodeCalls.count == 1, "parsed more than once")
         #expect(decoder.modelInits.count == inits)
@@ -97,7 +97,7 @@ extension Payload {
 
     @Test func anObjectThatFitsNoShapeThrowsTypeMismatchListingWhatWasTried() throws {
         let error = try #require(throws: DecodingError.self) {
-            try search.parse(fixture("episodes-by-id-invalid.json"), nil)
+            try search.parse(fixture("episodes-by-id-invalid.json"))
         }
         let (type, context) = try requireCase(\.typeMismatch, of: error)
         #expect(type is Payload<Episode>.Type)
@@ -113,7 +113,7 @@ extension Payload {
 
     @Test func anArrayWithAnInvalidElementThrowsTheElementsError() throws {
         let error = try #require(throws: DecodingError.self) {
-            try search.parse(fixture("episodes-missing-title.json"), nil)
+            try search.parse(fixture("episodes-missing-title.json"))
         }
         let context = try requireCase(\.typeMismatch, of: error).context
         #expect(
@@ -125,7 +125,7 @@ extension Payload {
 
     @Test(arguments: [("42", "a number"), (#""text""#, "a string"), ("true", "a Boolean"), ("null", "null")])
     func aScalarThatIsNoModelNamesWhatWasFound(body: String, kind: String) throws {
-        let error = try #require(throws: DecodingError.self) { try search.parse(Data(body.utf8), nil) }
+        let error = try #require(throws: DecodingError.self) { try search.parse(Data(body.utf8)) }
         let context = try requireCase(\.typeMismatch, of: error).context
         #expect(context.debugDescription.hasPrefix("Expected Episode, or an array or object of it, but found \(kind) "))
     }
@@ -139,9 +139,9 @@ extension Payload {
 
     @Test func aPayloadCanBeAtACodingPath() throws {
         let entries = Resource<Payload<Episode>>(get: searchURL, at: ["feed", "entry"])
-        #expect(try entries.parse(fixture("feed.json"), nil).models.map(\.id) == ["1", "2", "3"])
+        #expect(try entries.parse(fixture("feed.json")).models.map(\.id) == ["1", "2", "3"])
         let error = try #require(throws: DecodingError.self) {
-            try Resource<Payload<Episode>>(get: searchURL, at: ["meta"]).parse(fixture("feed.json"), nil)
+            try Resource<Payload<Episode>>(get: searchURL, at: ["meta"]).parse(fixture("feed.json"))
         }
         let context = try requireCase(\.typeMismatch, of: error).context
         #expect(context.codingPath.map(\.stringValue) == ["meta"])

@@ -71,9 +71,9 @@ import Testing
     func nestingUpTo512LevelsDecodesAndOneMoreIsRejected(body: Data, levels: Int) async throws {
         let resource = Resource<Nested>(url: baseURL, propertyListDecoder: PropertyListDecoder())
         if levels <= 512 {
-            #expect(try resource.parse(body, nil).depth == levels)
+            #expect(try resource.parse(body).depth == levels)
         } else {
-            let error = try #require(throws: DecodingError.self) { try resource.parse(body, nil) }
+            let error = try #require(throws: DecodingError.self) { try resource.parse(body) }
             #expect("\(error)".contains("more than 512 levels deep"))
         }
     }
@@ -96,7 +96,7 @@ import Testing
         let body = Data(("<?xml version=\"1.0\"?><plist version=\"1.0\">" + xml + "</plist>").utf8)
         _ = try PropertyListDecoder().decode(Anything.self, from: body)  // a valid property list
         let resource = Resource<Anything>(url: baseURL, propertyListDecoder: PropertyListDecoder())
-        #expect(throws: Never.self, "\(name)") { try resource.parse(body, nil) }
+        #expect(throws: Never.self, "\(name)") { try resource.parse(body) }
     }
 
     @Test func corruptedBinaryPropertyListsThrowOrDecodeButNeverCrash() async throws {
@@ -110,11 +110,11 @@ import Testing
                 for value: UInt8 in [0x00, 0x01, 0x0F, 0x13, 0x7F, 0xAF, 0xDF, 0xFF] {
                     var corrupted = valid
                     corrupted[index] = value
-                    if (try? resource.parse(corrupted, nil)) == nil { threw += 1 } else { decoded += 1 }
+                    if (try? resource.parse(corrupted)) == nil { threw += 1 } else { decoded += 1 }
                 }
-                if (try? resource.parse(valid.prefix(index), nil)) == nil { threw += 1 } else { decoded += 1 }
+                if (try? resource.parse(valid.prefix(index))) == nil { threw += 1 } else { decoded += 1 }
             }
-            return "\(try resource.parse(valid, nil).depth) levels; \(threw) threw, \(decoded) decoded"
+            return "\(try resource.parse(valid).depth) levels; \(threw) threw, \(decoded) decoded"
         }
         guard let child = try await ChildProcess.run("corruptions", work) else { return }
         #expect(child.exitedNormally, "the child crashed or failed:\n\(child.output.suffix(2_000))")

@@ -50,7 +50,7 @@ private func allResource<Model: RemoteModel>(of model: Model.Type) -> Resource<[
         #expect(Podcast.all.method == .get)
         #expect(Podcast.all.headers == ["Accept": "application/json"])
         #expect(
-            try Podcast.all.parse(fixture("podcasts.json"), nil) == [
+            try Podcast.all.parse(fixture("podcasts.json")) == [
                 Podcast(id: 1, name: "Swift Talk"), Podcast(id: 2, name: "Swift by Sundell"),
             ])
     }
@@ -60,7 +60,7 @@ private func allResource<Model: RemoteModel>(of model: Model.Type) -> Resource<[
         #expect(one.url.absoluteString == "https://api.example.com/podcasts/7")
         #expect(one.method == .get)
         #expect(one.headers == ["Accept": "application/json"])
-        #expect(try one.parse(fixture("podcast.json"), nil) == Podcast(id: 7, name: "Swift Talk"))
+        #expect(try one.parse(fixture("podcast.json")) == Podcast(id: 7, name: "Swift Talk"))
     }
 
     @Test(arguments: [
@@ -92,8 +92,8 @@ private func allResource<Model: RemoteModel>(of model: Model.Type) -> Resource<[
         let body = Data(#"{"id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "full_name": "Chris Eidhof"}"#.utf8)
         let one = try Speaker.one(id: id)
         #expect(one.url.absoluteString == "https://api.example.com/speakers/e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
-        #expect(try one.parse(body, nil) == Speaker(id: id, fullName: "Chris Eidhof"))
-        #expect(try Speaker.all.parse(Data("[\(String(decoding: body, as: UTF8.self))]".utf8), nil).count == 1)
+        #expect(try one.parse(body) == Speaker(id: id, fullName: "Chris Eidhof"))
+        #expect(try Speaker.all.parse(Data("[\(String(decoding: body, as: UTF8.self))]".utf8)).count == 1)
     }
 
     @Test func aModelsOwnResourceReplacesTheDefaultEvenInGenericCode() {

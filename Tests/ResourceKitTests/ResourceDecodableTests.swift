@@ -52,7 +52,7 @@ private struct FeedDocument: Decodable {
         for method in methods {
             let resource = try Resource<Episode>(url: feedURL, method: method, at: path)
             #expect(
-                try resource.parse(Data(answer.utf8), nil) == Episode(id: "1", title: "Networking"), "\(method.name)")
+                try resource.parse(Data(answer.utf8)) == Episode(id: "1", title: "Networking"), "\(method.name)")
         }
     }
 
@@ -60,10 +60,10 @@ private struct FeedDocument: Decodable {
 
     @Test(arguments: [([], "episodes.json"), (["feed", "entry"], "feed.json")] as [(CodingPath, String)])
     func decodesTheModelAtThePath(path: CodingPath, fixtureName: String) throws {
-        let episodes = try Resource<[Episode]>(get: feedURL, at: path).parse(fixture(fixtureName), nil)
+        let episodes = try Resource<[Episode]>(get: feedURL, at: path).parse(fixture(fixtureName))
         #expect(episodes.map(\.id) == ["1", "2", "3"])
         #expect(episodes.first == Episode(id: "1", title: "Networking"))
-        #expect(try Episode.all.parse(fixture("episodes.json"), nil) == episodes)
+        #expect(try Episode.all.parse(fixture("episodes.json")) == episodes)
     }
 
     @Test(arguments: [([], "60"), (["meta", "updated"], #"{"meta": {"updated": 60}}"#)] as [(CodingPath, String)])
@@ -71,14 +71,14 @@ private struct FeedDocument: Decodable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         let stamp = Resource<Date>(get: feedURL, at: path, decoder: decoder)
-        #expect(try stamp.parse(Data(body.utf8), nil) == Date(timeIntervalSince1970: 60))
+        #expect(try stamp.parse(Data(body.utf8)) == Date(timeIntervalSince1970: 60))
     }
 
     @Test func siblingsThatWouldFailToDecodeAreNeverDecoded() throws {
         let body = try fixture("feed.json")
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(FeedDocument.self, from: body) }
         let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entry"])
-        #expect(try entries.parse(body, nil).count == 3)
+        #expect(try entries.parse(body).count == 3)
     }
 
     @Test @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -87,7 +87,7 @@ private struct FeedDocument: Decodable {
         let body = Data(
             #"{"drafts": [{"id": "d", "title": "Draft"}], "feed": {"entry": [{"id": "1", "title": "One"}]}}"#.utf8)
         let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entry"], decoder: decoder)
-        #expect(try entries.parse(body, nil).map(\.id) == ["1"])
+        #expect(try entries.parse(body).map(\.id) == ["1"])
         #expect(decoder.modelInits.count == 1)
     }
 
@@ -95,19 +95,19 @@ private struct FeedDocument: Decodable {
     func anIndexDecodesOnlyThatElement() throws {
         let decoder = CountingJSONDecoder()
         let third = Resource<Episode>(get: feedURL, at: ["feed", "entry", 2], decoder: decoder)
-        #expect(try third.parse(fixture("feed.json"), nil).title == "Loading View Controllers")
+        #expect(try third.parse(fixture("feed.json")).title == "Loading View Controllers")
         #expect(decoder.modelInits.count == 1)
     }
 
     @Test func elementsBeforeAnIndexMayBeInvalid() throws {
         let last = Resource<Episode>(get: feedURL, at: ["feed", "entry", 4])
-        #expect(try last.parse(fixture("feed-partly-invalid.json"), nil) == Episode(id: "5", title: "Swift Talk"))
+        #expect(try last.parse(fixture("feed-partly-invalid.json")) == Episode(id: "5", title: "Swift Talk"))
     }
 
     @Test func keysWithDotsAreSingleKeys() throws {
         let body = Data(#"{"com.example.episode": {"id": "1", "title": "Networking"}}"#.utf8)
         let episode = Resource<Episode>(get: feedURL, at: ["com.example.episode"])
-        #expect(try episode.parse(body, nil) == Episode(id: "1", title: "Networking"))
+        #expect(try episode.parse(body) == Episode(id: "1", title: "Networking"))
     }
 
     // MARK: Errors
@@ -121,7 +121,7 @@ private struct FeedDocument: Decodable {
         path: CodingPath, fixtureName: String, codingPath: [String]
     ) throws {
         let entries = Resource<[Episode]>(get: feedURL, at: path)
-        let error = try #require(throws: DecodingError.self) { try entries.parse(fixture(fixtureName), nil) }
+        let error = try #require(throws: DecodingError.self) { try entries.parse(fixture(fixtureName)) }
         let (key, context) = try requireCase(\.keyNotFound, of: error)
         #expect(key.stringValue == "title")
         #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == codingPath)
@@ -136,7 +136,7 @@ private struct FeedDocument: Decodable {
         path: CodingPath, missing: String, stoppedAt: [String], description: String
     ) throws {
         let entries = Resource<[Episode]>(get: feedURL, at: path)
-        let error = try #require(throws: DecodingError.self) { try entries.parse(fixture("feed.json"), nil) }
+        let error = try #require(throws: DecodingError.self) { try entries.parse(fixture("feed.json")) }
         let (key, context) = try requireCase(\.keyNotFound, of: error)
         #expect(key.stringValue == missing)
         #expect(context.codingPath.map(\.stringValue) == stoppedAt)
@@ -155,7 +155,7 @@ private struct FeedDocument: Decodable {
     @Test(arguments: [3, 99, -1])
     func indexOutsideTheArrayThrowsKeyNotFound(index: Int) throws {
         let element = Resource<Episode>(get: feedURL, at: ["feed", "entry", .index(index)])
-        let error = try #require(throws: DecodingError.self) { try element.parse(fixture("feed.json"), nil) }
+        let error = try #require(throws: DecodingError.self) { try element.parse(fixture("feed.json")) }
         let (key, context) = try requireCase(\.keyNotFound, of: error)
         #expect(key.intValue == index)
         #expect(context.codingPath.map(\.stringValue) == ["feed", "entry"])
@@ -163,14 +163,14 @@ private struct FeedDocument: Decodable {
     }
 
     @Test func wrongShapeThrowsTypeMismatch() throws {
-        let error = try #require(throws: DecodingError.self) { try Episode.all.parse(fixture("episode.json"), nil) }
+        let error = try #require(throws: DecodingError.self) { try Episode.all.parse(fixture("episode.json")) }
         #expect(try requireCase(\.typeMismatch, of: error).context.codingPath.isEmpty)
     }
 
     @Test(arguments: [["feed", "entry", "first"], ["feed", 0], ["meta", "generated", "value"]] as [CodingPath])
     func aPathThroughTheWrongKindOfValueThrowsTypeMismatch(path: CodingPath) throws {
         let resource = Resource<Episode>(get: feedURL, at: path)
-        let error = try #require(throws: DecodingError.self) { try resource.parse(fixture("feed.json"), nil) }
+        let error = try #require(throws: DecodingError.self) { try resource.parse(fixture("feed.json")) }
         #expect(try requireCase(\.typeMismatch, of: error).context.codingPath.count == path.components.count - 1)
     }
 
@@ -179,9 +179,9 @@ private struct FeedDocument: Decodable {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let body = Data(#"{"feed_entry": [{"id": "1", "title": "Networking"}]}"#.utf8)
         let converted = Resource<[Episode]>(get: feedURL, at: ["feedEntry"], decoder: decoder)
-        #expect(try converted.parse(body, nil).count == 1)
+        #expect(try converted.parse(body).count == 1)
         let asWritten = Resource<[Episode]>(get: feedURL, at: ["feed_entry"], decoder: decoder)
-        let error = try #require(throws: DecodingError.self) { try asWritten.parse(body, nil) }
+        let error = try #require(throws: DecodingError.self) { try asWritten.parse(body) }
         #expect(try requireCase(\.keyNotFound, of: error).context.debugDescription.contains(#"It has "feedEntry""#))
     }
 
@@ -203,12 +203,12 @@ private struct FeedDocument: Decodable {
 
     @Test(arguments: decodingFormats)
     func invalidBodyThrowsDataCorrupted(format: String, resource: Resource<Void>, invalid: String) throws {
-        let error = try #require(throws: DecodingError.self, "\(format)") { try resource.parse(fixture(invalid), nil) }
+        let error = try #require(throws: DecodingError.self, "\(format)") { try resource.parse(fixture(invalid)) }
         _ = try requireCase(\.dataCorrupted, of: error)
     }
 
     @Test(arguments: decodingFormats)
     func emptyBodyThrowsADecodingError(format: String, resource: Resource<Void>, invalid: String) {
-        #expect(throws: DecodingError.self, "\(format)") { try resource.parse(fixture("empty.json"), nil) }
+        #expect(throws: DecodingError.self, "\(format)") { try resource.parse(fixture("empty.json")) }
     }
 }

@@ -34,7 +34,7 @@ private let cities = Resource<[City]>(
     @Test func validJSONParsesIntoTheModel() throws {
         let body = Data(#"[{"name": "Berlin", "population": 3645000}, {"name": "Oslo", "population": 709000}]"#.utf8)
         #expect(
-            try cities.parse(body, nil) == [
+            try cities.parse(body) == [
                 City(name: "Berlin", population: 3_645_000), City(name: "Oslo", population: 709_000),
             ])
     }
@@ -46,19 +46,19 @@ private let cities = Resource<[City]>(
                 (json as? [[String: Any]])?.compactMap { $0["title"] as? String }
             })
         #expect(
-            try titles.parse(fixture("episodes.json"), nil) == [
+            try titles.parse(fixture("episodes.json")) == [
                 "Networking", "Networking: POST Requests", "Loading View Controllers",
             ])
     }
 
     @Test func topLevelFragmentsAreAccepted() throws {
         let number = Resource<Int>(url: baseURL, parseJSON: { $0 as? Int })
-        #expect(try number.parse(Data("42".utf8), nil) == 42)
+        #expect(try number.parse(Data("42".utf8)) == 42)
     }
 
     @Test func invalidJSONThrowsInvalidJSON() throws {
         let error = try #require(throws: DecodingError.self) {
-            try cities.parse(fixture("episodes-invalid.json"), nil)
+            try cities.parse(fixture("episodes-invalid.json"))
         }
         let context = try requireCase(\.dataCorrupted, of: error)
         #expect(context.debugDescription.hasPrefix("The body is not valid JSON: "))
@@ -67,7 +67,7 @@ private let cities = Resource<[City]>(
     }
 
     @Test func emptyBodyThrowsInvalidJSON() throws {
-        let error = try #require(throws: DecodingError.self) { try cities.parse(fixture("empty.json"), nil) }
+        let error = try #require(throws: DecodingError.self) { try cities.parse(fixture("empty.json")) }
         _ = try requireCase(\.dataCorrupted, of: error)
     }
 
@@ -80,7 +80,7 @@ private let cities = Resource<[City]>(
         ("true", "number or boolean"),
     ])
     func wrongShapeThrowsUnexpectedShapeNamingWhatArrived(json: String, found: String) throws {
-        let error = try #require(throws: DecodingError.self) { try cities.parse(Data(json.utf8), nil) }
+        let error = try #require(throws: DecodingError.self) { try cities.parse(Data(json.utf8)) }
         let (type, context) = try requireCase(\.typeMismatch, of: error)
         #expect("\(type)".contains("City"))
         #expect(context.debugDescription.hasSuffix("found a top-level \(found)."))
@@ -89,7 +89,7 @@ private let cities = Resource<[City]>(
     @Test func errorsFromTheClosurePassThrough() {
         struct Rejected: Error {}
         let rejecting = Resource<Int>(url: baseURL, parseJSON: { _ in throw Rejected() })
-        #expect(throws: Rejected.self) { try rejecting.parse(Data("1".utf8), nil) }
+        #expect(throws: Rejected.self) { try rejecting.parse(Data("1".utf8)) }
     }
 
     @Test func requestsJSONAndLabelsABody() {

@@ -15,7 +15,7 @@ private struct FixtureLoader: ResourceLoading {
     func load<A>(_ resource: Resource<A>) async throws -> A {
         await requests.append(URLRequest(resource: resource))
         guard let body = fixtures[resource.url] else { throw URLError(.fileDoesNotExist) }
-        return try resource.parse(body, nil)
+        return try resource.parse(body)
     }
 }
 

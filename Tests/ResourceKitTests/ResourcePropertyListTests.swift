@@ -18,7 +18,7 @@ private let expected = Settings(
 @Suite struct ResourcePropertyListTests {
     @Test(arguments: ["settings.plist", "settings-binary.plist"])
     func xmlAndBinaryPropertyListsDecode(fixtureName: String) throws {
-        #expect(try settings.parse(fixture(fixtureName), nil) == expected)
+        #expect(try settings.parse(fixture(fixtureName)) == expected)
     }
 
     @Test func asksForAPropertyListAndKeepsTheCallersAccept() {
@@ -33,12 +33,12 @@ private let expected = Settings(
     @Test func jsonIsNotAPropertyList() throws {
         let json = Data(#"{"volume": 0.75, "muted": false, "tags": [], "updated": 0}"#.utf8)
         _ = try JSONDecoder().decode(Settings.self, from: json)
-        #expect(throws: DecodingError.self) { try settings.parse(json, nil) }
+        #expect(throws: DecodingError.self) { try settings.parse(json) }
     }
 
     @Test func missingKeyThrowsKeyNotFound() throws {
         let error = try #require(throws: DecodingError.self) {
-            try settings.parse(fixture("settings-missing-volume.plist"), nil)
+            try settings.parse(fixture("settings-missing-volume.plist"))
         }
         #expect(try requireCase(\.keyNotFound, of: error).key.stringValue == "volume")
     }

@@ -7,7 +7,7 @@ import Testing
     @Test func rawResourceParseReturnsTheBytesUnchanged() throws {
         let raw = Resource<Data>(url: baseURL, method: .get, headers: [:], parse: { data in data })
         let bytes = try fixture("episodes.json")
-        #expect(try raw.parse(bytes, nil) == bytes)
+        #expect(try raw.parse(bytes) == bytes)
         #expect(raw.url == baseURL)
         #expect(raw.method == .get)
         #expect(raw.headers.isEmpty)
@@ -20,7 +20,7 @@ import Testing
         #expect(copy.url == other)
         #expect(copy.method == .post(Data("x".utf8)))
         #expect(copy.headers == ["X-Trace": "1"])
-        #expect(try copy.parse(Data("abc".utf8), nil) == Data("abc".utf8))
+        #expect(try copy.parse(Data("abc".utf8)) == Data("abc".utf8))
     }
 
     @Test func mapComposesParsesAndKeepsTheRequest() throws {
@@ -28,7 +28,7 @@ import Testing
         all.timeout = 7
         let count: Resource<Int> = all.map { $0.count }
         #expect(count.timeout == 7)
-        #expect(try count.parse(fixture("episodes.json"), nil) == 3)
+        #expect(try count.parse(fixture("episodes.json")) == 3)
         #expect(count.url == Episode.all.url)
         #expect(count.method == Episode.all.method)
         #expect(count.headers == Episode.all.headers)
@@ -36,7 +36,7 @@ import Testing
 
     @Test func mapCanBeChained() throws {
         let firstTitle = Episode.all.map { $0.first }.map { $0?.title ?? "none" }
-        #expect(try firstTitle.parse(fixture("episodes.json"), nil) == "Networking")
+        #expect(try firstTitle.parse(fixture("episodes.json")) == "Networking")
     }
 
     @Test func mapSurfacesTheTransformsError() throws {
@@ -45,20 +45,20 @@ import Testing
             guard let first = episodes.first else { throw NoEpisodes() }
             return first
         }
-        #expect(throws: NoEpisodes.self) { try first.parse(Data("[]".utf8), nil) }
+        #expect(throws: NoEpisodes.self) { try first.parse(Data("[]".utf8)) }
     }
 
     @Test func mapDoesNotRunTheTransformWhenTheParseFails() throws {
         struct TransformRan: Error {}
         let mapped = Episode.all.map { (_: [Episode]) throws -> Int in throw TransformRan() }
-        #expect(throws: DecodingError.self) { try mapped.parse(fixture("episodes-invalid.json"), nil) }
-        #expect(throws: TransformRan.self) { try mapped.parse(fixture("episodes.json"), nil) }
+        #expect(throws: DecodingError.self) { try mapped.parse(fixture("episodes-invalid.json")) }
+        #expect(throws: TransformRan.self) { try mapped.parse(fixture("episodes.json")) }
     }
 
     @Test func modelExposesItsResources() throws {
         let episode = Episode(id: "7", title: "Seven")
         #expect(episode.media.url.absoluteString == "https://api.example.com/episodes/7/media")
-        let media = try episode.media.parse(fixture("media.json"), nil)
+        let media = try episode.media.parse(fixture("media.json"))
         #expect(media == Media(episodeID: "1", videoURL: URL(string: "https://videos.example.com/1.mp4")!))
     }
 
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func parseWithoutAResponseGetsNil() throws {
-        #expect(try Self.text.parse(Data("café".utf8), nil) == "café")
+        #expect(try Self.text.parse(Data("café".utf8)) == "café")
     }
 
     @Test func settingParseReplacesTheParse() throws {

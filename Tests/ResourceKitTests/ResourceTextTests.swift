@@ -33,13 +33,13 @@ import Testing
 
     /// The description of the `DecodingError.dataCorrupted` the parse throws for `body` without a response.
     private func parseError(_ body: Data, of resource: Resource<String>) throws -> String {
-        let error = try #require(throws: DecodingError.self) { try resource.parse(body, nil) }
+        let error = try #require(throws: DecodingError.self) { try resource.parse(body) }
         return try requireCase(\.dataCorrupted, of: error).debugDescription
     }
 
     @Test func parseWithoutAResponseReadsTheTextEncoding() throws {
-        #expect(try text.parse(fixture("text-utf8.txt"), nil) == "Grüße, 世界 👋\n")
-        #expect(try text.parse(fixture("empty.json"), nil) == "")
+        #expect(try text.parse(fixture("text-utf8.txt")) == "Grüße, 世界 👋\n")
+        #expect(try text.parse(fixture("empty.json")) == "")
     }
 
     @Test func responseWithoutACharsetIsReadAsUTF8() throws {
@@ -80,7 +80,7 @@ import Testing
 
     @Test func textEncodingReadsABodyWithoutACharset() throws {
         let latin1 = Resource<String>(url: baseURL, textEncoding: .isoLatin1)
-        #expect(try latin1.parse(fixture("text-latin1.txt"), nil) == "Grüße aus Köln\n")
+        #expect(try latin1.parse(fixture("text-latin1.txt")) == "Grüße aus Köln\n")
         #expect(try value(fixture("text-latin1.txt"), contentType: "text/plain", of: latin1) == "Grüße aus Köln\n")
     }
 
@@ -129,20 +129,20 @@ import Testing
 
     @Test func byteOrderMarksPickTheByteOrderAndAreDropped() throws {
         let utf16 = Resource<String>(url: baseURL, textEncoding: .utf16)
-        #expect(try utf16.parse(Data([0xFE, 0xFF, 0x00, 0x41]), nil) == "A")
-        #expect(try utf16.parse(Data([0xFF, 0xFE, 0x41, 0x00]), nil) == "A")
-        #expect(try utf16.parse(Data([0x00, 0x41]), nil) == "A", "UTF-16 without a byte order mark is big-endian")
-        #expect(try text.parse(Data([0xEF, 0xBB, 0xBF, 0x41]), nil) == "A")
+        #expect(try utf16.parse(Data([0xFE, 0xFF, 0x00, 0x41])) == "A")
+        #expect(try utf16.parse(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
+        #expect(try utf16.parse(Data([0x00, 0x41])) == "A", "UTF-16 without a byte order mark is big-endian")
+        #expect(try text.parse(Data([0xEF, 0xBB, 0xBF, 0x41])) == "A")
         let little = Resource<String>(url: baseURL, textEncoding: .utf16LittleEndian)
-        #expect(try little.parse(Data([0xFF, 0xFE, 0x41, 0x00]), nil) == "A")
-        #expect(try little.parse(Data([0x41, 0x00]), nil) == "A")
+        #expect(try little.parse(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
+        #expect(try little.parse(Data([0x41, 0x00])) == "A")
         let big = Resource<String>(url: baseURL, textEncoding: .utf16BigEndian)
-        #expect(try big.parse(Data([0xFE, 0xFF, 0x00, 0x41]), nil) == "A")
+        #expect(try big.parse(Data([0xFE, 0xFF, 0x00, 0x41])) == "A")
     }
 
     @Test func utf32TextEncodingRejectsATruncatedBody() throws {
         let utf32 = Resource<String>(url: baseURL, textEncoding: .utf32BigEndian)
-        #expect(try utf32.parse(Data([0x00, 0x00, 0x00, 0x41]), nil) == "A")
+        #expect(try utf32.parse(Data([0x00, 0x00, 0x00, 0x41])) == "A")
         #expect(try parseError(Data([0x00, 0x00, 0x00, 0x41, 0x00]), of: utf32) == invalidText(.utf32BigEndian))
     }
 
@@ -159,7 +159,7 @@ import Testing
         #expect(post.method == .post(Data("q=1".utf8)))
         #expect(post.headers == ["X-Trace": "1"])
         // `String` is Decodable too; the text initializer reads text, never a JSON string.
-        #expect(try post.parse(Data("plain, not JSON".utf8), nil) == "plain, not JSON")
+        #expect(try post.parse(Data("plain, not JSON".utf8)) == "plain, not JSON")
     }
 
     @Test func loadDecodesWithTheResponsesCharset() async throws {

@@ -13,13 +13,13 @@ enum ParseShape {
         report.heading("Parse: the 5 MB fixture in memory (\(Format.number(Double(data.count), decimals: 0)) bytes)")
         let resource = Resource<[Item]>(get: options.url(Endpoint.big.rawValue), decoder: JSONDecoder.items())
         let decoder = JSONDecoder.items()
-        guard try resource.parse(data, nil) == decoder.decode([Item].self, from: data) else {
+        guard try resource.parse(data) == decoder.decode([Item].self, from: data) else {
             throw BenchError("resource.parse and JSONDecoder.decode disagree on big.json")
         }
         let parses = options.parses
         let times = try await Interleaved.pairs(
             rounds: options.rounds, count: parses,
-            library: { _ = try check(resource.parse(data, nil), .big) },
+            library: { _ = try check(resource.parse(data), .big) },
             raw: { _ = try check(decoder.decode([Item].self, from: data), .big) })
         let comparison = Comparison(
             section: "Parse", shape: "5 MB JSON → [Item] (\(parses) per round)", unit: "ms", decimals: 2,

@@ -40,14 +40,14 @@ let greeting = Resource<String>(url: baseURL.appendingPathComponent("greeting"))
 //: `parse` is an ordinary synchronous function: give it bytes, and the response when you have one (`nil` here),
 //: and it gives you the model. No server, no `await`.
 let logoBytes = Data([0x89, 0x50, 0x4E, 0x47])
-check(try logo.parse(logoBytes, nil) == logoBytes, "a Resource<Data> hands back the bytes unchanged")
+check(try logo.parse(logoBytes) == logoBytes, "a Resource<Data> hands back the bytes unchanged")
 
-let parsed = try greeting.parse(Data("Hello, Swift Talk!".utf8), nil)
+let parsed = try greeting.parse(Data("Hello, Swift Talk!".utf8))
 print("parsed:", parsed)
 check(parsed == "Hello, Swift Talk!", "parse turns the bytes into the model")
 
 do {
-    let text = try greeting.parse(Data([0xFF, 0xFE]), nil)
+    let text = try greeting.parse(Data([0xFF, 0xFE]))
     fail("parse accepted bytes that aren't UTF-8: \(text)")
 } catch {
     print("parse rejected [0xFF, 0xFE]:", error)

@@ -45,7 +45,7 @@ let fixture = Data(
     """#.utf8
 )
 
-let episodes = try episodesByHand.parse(fixture, nil)
+let episodes = try episodesByHand.parse(fixture)
 print("parsed:", episodes.map(\.title))
 check(
     episodes == [Episode(id: "1", title: "Networking"), Episode(id: "2", title: "Loading Resources")],
@@ -54,7 +54,7 @@ check(
 
 //: Top-level fragments are allowed, so an endpoint that answers with a bare number is one line:
 let count = Resource<Int>(url: baseURL.appendingPathComponent("episodes/count")) { json in json as? Int }
-check(try count.parse(Data("42".utf8), nil) == 42, "a top-level number parses as well")
+check(try count.parse(Data("42".utf8)) == 42, "a top-level number parses as well")
 
 //: ## The wrong shape
 //:
@@ -63,7 +63,7 @@ check(try count.parse(Data("42".utf8), nil) == 42, "a top-level number parses as
 let wrapped = Data(#"{"episodes": [{"id": "1", "title": "Networking"}]}"#.utf8)
 
 do {
-    let episodes = try episodesByHand.parse(wrapped, nil)
+    let episodes = try episodesByHand.parse(wrapped)
     fail("an object is not an array of episodes, yet parse returned \(episodes)")
 } catch DecodingError.typeMismatch(let expected, let context) {
     print("typeMismatch:", expected, "/", context.debugDescription)
@@ -73,7 +73,7 @@ do {
 
 //: Bytes that aren't JSON at all, such as an HTML error page, fail earlier, with `JSONSerialization`'s error inside:
 do {
-    let episodes = try episodesByHand.parse(Data("<html>Service Unavailable</html>".utf8), nil)
+    let episodes = try episodesByHand.parse(Data("<html>Service Unavailable</html>".utf8))
     fail("HTML is not JSON, yet parse returned \(episodes)")
 } catch DecodingError.dataCorrupted(let context) {
     print("dataCorrupted:", context.debugDescription)

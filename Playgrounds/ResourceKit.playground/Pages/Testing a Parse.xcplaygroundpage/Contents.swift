@@ -40,12 +40,12 @@ let expected = [Episode(id: "1", title: "Networking"), Episode(id: "2", title: "
 //: ## Testing parse
 //:
 //: `parse` is the resource's own function, so the test exercises exactly the code the app runs:
-let parsed = try Episode.all.parse(fixture, nil)
+let parsed = try Episode.all.parse(fixture)
 check(parsed == expected, "Episode.all.parse decodes the fixture")
 
 //: Mapped resources are tested the same way, against the same fixture:
 let count = Episode.all.map(\.count)
-check(try count.parse(fixture, nil) == 2, "a mapped resource parses the fixture through its transform")
+check(try count.parse(fixture) == 2, "a mapped resource parses the fixture through its transform")
 
 //: ## Testing the whole response
 //:
