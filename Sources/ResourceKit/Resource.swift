@@ -6,9 +6,9 @@ import Foundation
 
 /// A description of one endpoint: where it is, how to ask for it, and how to turn its bytes into a model.
 ///
-/// A resource is a plain value: building it does no I/O, and ``parse`` is a synchronous function a test calls with
-/// fixture bytes. ``Webservice/load(_:)`` is the only code that goes to the network. The initializers for each format
-/// are listed in <doc:DefiningResources>.
+/// A resource is a plain value: building it does no I/O, and its ``parse`` is a synchronous function, which a test
+/// calls with fixture bytes through ``parse(_:)``. ``Webservice/load(_:)`` is the only code that goes to the network.
+/// The initializers for each format are listed in <doc:DefiningResources>.
 ///
 /// ```swift
 /// extension Episode {

@@ -43,7 +43,7 @@ public struct Webservice: Sendable {
     /// Creates a web service that sends requests with `transport`.
     ///
     /// - Parameters:
-    ///   - transport: Sends requests; a ``URLSessionTransport`` with the default configuration unless you pass one.
+    ///   - transport: Sends requests; ResourceKit's shared ``URLSessionTransport`` unless you pass one.
     ///   - maxConcurrentLoads: At most this many loads in flight at once; the others wait in order. `nil` sets no limit.
     ///   - cache: A ``ResponseCache`` that serves responses again while the server allows; `nil` caches nothing.
     ///   - middleware: The steps every request passes through, such as ``RetryPolicy`` and ``Authentication``.

@@ -219,7 +219,7 @@ extension WebserviceError.Response: CustomReflectable {
 }
 
 extension WebserviceError {
-    /// Whether descriptions show the first 200 characters of an error response's body; `true` unless you turn it off.
+    /// Whether descriptions show up to the first 200 bytes of an error response's body; `true` unless you turn it off.
     ///
     /// It is one switch for the whole process; see <doc:ErrorHandling>.
     public static var describesBodies: Bool {

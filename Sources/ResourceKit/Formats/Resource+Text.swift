@@ -6,7 +6,7 @@ import Foundation
 
 extension Resource where A == String {
     /// Creates a resource whose body is text in the charset the response's `Content-Type` names, or in
-    /// `textEncoding` when it names none (and when a test calls ``parse`` without a response).
+    /// `textEncoding` when it names none or when there is no response (as when a test calls ``parse(_:)``).
     ///
     /// Bytes the charset can't decode make the parse throw `DecodingError.dataCorrupted`; nothing is replaced. The charsets it
     /// knows are listed in <doc:DefiningResources>.

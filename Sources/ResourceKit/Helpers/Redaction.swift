@@ -5,8 +5,8 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// Keeps credentials out of everything ResourceKit prints: URL userinfo, credential query values, `Bearer` and
-/// `Basic` tokens, JSON credential fields, and the secrets a request carried.
+/// Keeps credentials out of everything ResourceKit prints: URL userinfo, credential query values, `Bearer`, `Basic`,
+/// `Token` and `DPoP` tokens, JSON credential fields, and the secrets a request carried.
 package enum Redaction {
     /// What a credential is replaced with.
     package static let mark = "REDACTED"
@@ -84,7 +84,8 @@ package enum Redaction {
     }
 
     /// `text` with every credential in it replaced by ``mark``: the userinfo of URLs, credential query or fragment
-    /// values, `Bearer` and `Basic` tokens, the values of JSON fields with credential names, and `secrets`.
+    /// values, `Bearer`, `Basic`, `Token` and `DPoP` tokens, the values of JSON fields with credential names, and
+    /// `secrets`.
     package static func scrub(_ text: String, removing secrets: [String] = []) -> String {
         var bytes = Array(text.utf8)
         bytes = redactingUserinfo(bytes)

@@ -101,8 +101,8 @@ struct DueProgress {
     func report() { receiver(progress) }
 }
 
-/// Counts a transfer's bytes and says when a report is due: about every hundredth of the expected bytes, and at
-/// least every 64 KiB, so a 1 GB transfer makes about a hundred reports rather than one per chunk.
+/// Counts a transfer's bytes and says when a report is due: about every hundredth of the expected bytes, and at most
+/// once per 64 KiB, so a 1 GB transfer makes about a hundred reports rather than one per chunk.
 struct ProgressCounter {
     let direction: TransferProgress.Direction
     let expected: Int64?

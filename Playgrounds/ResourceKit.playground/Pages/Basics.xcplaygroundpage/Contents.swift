@@ -18,9 +18,9 @@ import ResourceKit
 
 //: ## A resource with a parse closure
 //:
-//: The most general initializer takes a URL and a closure from `Data` to the model. (Each common format has an
-//: initializer of its own, such as `Resource<Data>(url:)`; this page builds them by hand.) The simplest model is
-//: the bytes themselves:
+//: The plain initializer takes a URL and a closure from `Data` to the model; another one also hands the closure the
+//: response. (Each common format has an initializer of its own, such as `Resource<Data>(url:)`; this page builds them
+//: by hand.) The simplest model is the bytes themselves:
 let logo = Resource<Data>(url: baseURL.appendingPathComponent("logo.png"), parse: { data in data })
 print("logo:", logo.method.name, logo.url)
 check(logo.method.name == "GET", "a resource is a GET unless you say otherwise")
@@ -37,8 +37,8 @@ let greeting = Resource<String>(url: baseURL.appendingPathComponent("greeting"))
 
 //: ## Calling parse directly
 //:
-//: `parse` is an ordinary synchronous function: give it bytes, and the response when you have one (`nil` here),
-//: and it gives you the model. No server, no `await`.
+//: The stored `parse` is an ordinary synchronous function that takes the response too; `parse(_:)` is what a test
+//: calls with fixture bytes, and it gives back the model. No server, no `await`.
 let logoBytes = Data([0x89, 0x50, 0x4E, 0x47])
 check(try logo.parse(logoBytes) == logoBytes, "a Resource<Data> hands back the bytes unchanged")
 

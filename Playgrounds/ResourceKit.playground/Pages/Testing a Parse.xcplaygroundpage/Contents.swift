@@ -39,7 +39,8 @@ let expected = [Episode(id: "1", title: "Networking"), Episode(id: "2", title: "
 
 //: ## Testing parse
 //:
-//: `parse` is the resource's own function, so the test exercises exactly the code the app runs:
+//: `parse(_:)` runs the resource's own parse on the fixture bytes, so the test exercises exactly the code the app
+//: runs:
 let parsed = try Episode.all.parse(fixture)
 check(parsed == expected, "Episode.all.parse decodes the fixture")
 
