@@ -47,8 +47,8 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:LoadingResources>.
     public var maxBodySize: Int?
-    /// Receives the progress of the request body's upload and the response body's download, on any thread, about
-    /// every hundredth of the way; `nil`, the default, reports nothing.
+    /// Receives the progress of the request body's upload and the response body's download, about every hundredth of
+    /// the way, on the transport's own thread (keep it short); `nil`, the default, reports nothing.
     ///
     /// See <doc:TransferringFiles>.
     public var progress: (@Sendable (TransferProgress) -> Void)?

@@ -21,35 +21,19 @@ import Testing
     }
 
     #if canImport(FoundationNetworking)
-        /// FoundationNetworking hands curl's chunks to the delegate queue without waiting; a full queue must make the
-        /// thread that adds one (curl's) wait, or a download that arrives faster than it is written piles up in memory.
-        @Test func aFullDelegateQueueMakesTheThreadThatAddsACallWait() async throws {
-            let queue = BackpressureQueue(patience: 60)
-            let capacity = BackpressureQueue.capacity
-            let gate = DispatchSemaphore(value: 0)
-            let added = Mutex(0)
-            DispatchQueue.global().async {
-                for _ in 0...capacity {
-                    queue.addOperation { gate.wait() }
-                    added.withLock { $0 += 1 }
+        /// FoundationNetworking hands each chunk curl reads to the delegate queue without waiting: the queue must run
+        /// the call before curl's thread reads on, or chunks pile up in memory, and must never make that thread wait.
+        @Test func theDelegateQueueRunsEachCallOnTheThreadThatAddsItBeforeReturning() async {
+            let queue = InlineQueue()
+            let ran = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    let caller = pthread_self()
+                    let ranHere = Mutex(false)
+                    queue.addOperation { ranHere.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
+                    continuation.resume(returning: ranHere.withLock { $0 })
                 }
             }
-            try await waitFor { added.withLock { $0 } == capacity }
-            try await Task.sleep(nanoseconds: 200_000_000)
-            #expect(added.withLock { $0 } == capacity, "the call after the queue filled up did not wait")
-
-            gate.signal()
-            try await waitFor { added.withLock { $0 } == capacity + 1 }
-            for _ in 0..<capacity { gate.signal() }
-            try await waitFor { queue.operationCount == 0 }
-        }
-
-        /// Polls `condition` every 10 ms for up to 5 s.
-        private func waitFor(_ condition: () -> Bool) async throws {
-            for _ in 0..<500 where !condition() {
-                try await Task.sleep(nanoseconds: 10_000_000)
-            }
-            #expect(condition())
+            #expect(ran, "the call ran later, or on another thread")
         }
     #endif
 }

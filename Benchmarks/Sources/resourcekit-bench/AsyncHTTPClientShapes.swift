@@ -61,7 +61,7 @@ enum AsyncHTTPClientClients {
             // NIOFoundationCompat's decode(_:from: ByteBuffer) reads the buffer in place, without a copy.
             case .small, .big: return try check(decoder.decode([Item].self, from: body), endpoint)
             // The library hands back `Data`, so the raw variant turns its buffer into `Data` too.
-            case .big5, .huge: return .bytes(Data(buffer: body))
+            case .big5, .big2, .huge: return .bytes(Data(buffer: body))
             }
         }
     }

@@ -10,8 +10,10 @@ enum Fixtures {
     static let hugeBytes = 50_000_000
     /// The size of `big5.bin`.
     static let big5Bytes = 5_000_000
+    /// The size of `big2.bin`.
+    static let big2Bytes = 2 << 20
 
-    /// Writes `small.json`, `big.json`, `big5.bin` and `huge.bin` into `directory`, creating it if needed.
+    /// Writes `small.json`, `big.json`, `big5.bin`, `big2.bin` and `huge.bin` into `directory`, creating it if needed.
     static func generate(into directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -23,6 +25,7 @@ enum Fixtures {
             ("big.json", try encoder.encode(items(count: bigCount, using: &generator))),
             ("big5.bin", bytes(count: big5Bytes, using: &generator)),
             ("huge.bin", bytes(count: hugeBytes, using: &generator)),
+            ("big2.bin", bytes(count: big2Bytes, using: &generator)),
         ]
         for (name, data) in files {
             try data.write(to: directory.appendingPathComponent(name))

@@ -9,6 +9,8 @@ enum Endpoint: String, CaseIterable, Sendable {
     case big = "big.json"
     /// 5 MB of bytes.
     case big5 = "big5.bin"
+    /// 2 MiB of bytes, loaded many at once.
+    case big2 = "big2.bin"
     /// 50 MB of bytes.
     case huge = "huge.bin"
 
@@ -16,7 +18,7 @@ enum Endpoint: String, CaseIterable, Sendable {
         switch self {
         case .small: Fixtures.smallCount
         case .big: Fixtures.bigCount
-        case .big5, .huge: nil
+        case .big5, .big2, .huge: nil
         }
     }
 }
@@ -190,6 +192,49 @@ enum NetworkShapes {
                     + "raw \(milliseconds(times.raw, per: byteLoads)); isolates the transport from the decode",
                 "no server check here: wrk's one thread reads 5 MB bodies about as fast as these clients do, so its "
                     + "figure bounds wrk, not nginx (which sends them with sendfile)",
+            ])
+
+        try await manyLargeBodies(pair, options: options, report: report)
+    }
+
+    /// Many 2 MiB bodies at once, while a task sleeps 10 ms in a loop: the throughput, and how late the sleeper woke
+    /// up at worst, which shows whether the client keeps the process's Swift tasks waiting.
+    private static func manyLargeBodies(_ pair: ClientPair, options: Options, report: Report) async throws {
+        let (total, width) = (options.manyLargeLoads, 32)
+        let big2Bytes = try await ServerFigures.size(of: .big2, options: options)
+        var seconds: (library: [Double], raw: [Double]) = ([], [])
+        var lateness: (library: [Double], raw: [Double]) = ([], [])
+        // One untimed batch of each first, then the rounds, alternating which goes first.
+        for round in -1..<options.rounds {
+            for libraryFirst in round.isMultiple(of: 2) ? [true, false] : [false, true] {
+                let load = libraryFirst ? pair.library : pair.raw
+                let (time, late) = try await Heartbeat.during {
+                    try await inFlight(total, width: width) { _ = try await load(.big2) }
+                }
+                guard round >= 0 else { continue }
+                if libraryFirst {
+                    seconds.library.append(time)
+                    lateness.library.append(late * 1000)
+                } else {
+                    seconds.raw.append(time)
+                    lateness.raw.append(late * 1000)
+                }
+            }
+        }
+        let shape = "\(total) × 2 MiB GETs as Data, \(width) in flight"
+        report.add(
+            comparison(
+                pair, "\(shape) (\(total) per round)", seconds, work: Double(total * big2Bytes) / 1_000_000,
+                unit: "MB/s", decimals: 1, target: .atLeast(0.95)))
+        report.add(
+            Comparison(
+                section: pair.section, shape: "a 10 ms sleeper's worst lateness during the \(shape)", unit: "ms",
+                decimals: 1, libraryName: pair.libraryName, rawName: pair.rawName,
+                library: Samples(values: lateness.library), raw: Samples(values: lateness.raw), better: .lower,
+                target: .atLeast(1 / 1.5)),
+            notes: [
+                "the target: no later than 1.5 × the raw client's; a client that makes Swift concurrency threads "
+                    + "wait (on a lock, a semaphore or a queue another thread holds) stalls every task of the process"
             ])
     }
 

@@ -42,6 +42,8 @@ struct Options: Sendable {
     var bigLoads = 6
     /// 5 MB GET as bytes per round.
     var byteLoads = 30
+    /// 2 MiB GETs as bytes per round, 32 in flight.
+    var manyLargeLoads = 96
     /// 5 MB in-memory parses per round.
     var parses = 5
     /// Loads of small.json through an in-memory transport per round.
@@ -56,8 +58,8 @@ struct Options: Sendable {
                                  [--only parse|urlsession|ahc|memory|cache|instructions|settings]
                resourcekit-bench generate DIR
 
-        BASE_URL serves small.json, big.json, big5.bin and huge.bin (as made by `generate`), e.g. nginx on loopback
-        started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
+        BASE_URL serves small.json, big.json, big5.bin, big2.bin and huge.bin (as made by `generate`), e.g. nginx on
+        loopback started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
         `--only cache` needs no server: any BASE_URL will do. --instructions adds callgrind's instructions per load
         (needs valgrind; a few minutes). `--only settings` sweeps the connection limits behind the library's defaults.
         """

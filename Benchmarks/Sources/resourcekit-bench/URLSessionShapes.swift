@@ -10,12 +10,14 @@ struct PerEndpoint<Value: Sendable>: Sendable {
     var small: Value
     var big: Value
     var big5: Value
+    var big2: Value
     var huge: Value
 
     init(_ make: (Endpoint) -> Value) {
         small = make(.small)
         big = make(.big)
         big5 = make(.big5)
+        big2 = make(.big2)
         huge = make(.huge)
     }
 
@@ -24,6 +26,7 @@ struct PerEndpoint<Value: Sendable>: Sendable {
         case .small: small
         case .big: big
         case .big5: big5
+        case .big2: big2
         case .huge: huge
         }
     }
@@ -44,7 +47,7 @@ struct LibraryResources: Sendable {
     func load(_ endpoint: Endpoint, with webservice: Webservice) async throws -> Loaded {
         switch endpoint {
         case .small, .big: try check(try await webservice.load(items[endpoint]), endpoint)
-        case .big5, .huge: .bytes(try await webservice.load(bytes[endpoint]))
+        case .big5, .big2, .huge: .bytes(try await webservice.load(bytes[endpoint]))
         }
     }
 }
@@ -67,7 +70,7 @@ enum URLSessionClients {
                 }
                 switch endpoint {
                 case .small, .big: return try check(decoder.decode([Item].self, from: data), endpoint)
-                case .big5, .huge: return .bytes(data)
+                case .big5, .big2, .huge: return .bytes(data)
                 }
             })
     }

@@ -237,8 +237,8 @@ extension MemoryHungryTests {
         /// 1 GiB.
         ///
         /// The transport's first use (threads, connection pool, curl or NIO buffers) measured 10 to 20 MB for the
-        /// body-limit tests. With `URLSession` on Linux add the chunks curl delivered that the delegate hasn't written
-        /// yet: at most `BackpressureQueue`'s capacity (without it they piled up to 370 MiB).
+        /// body-limit tests. With `URLSession` on Linux, curl's thread writes each chunk before it reads the next (a
+        /// delegate queue that ran on another thread let unwritten chunks pile up to 370 MiB).
         private static let allowance = 64 << 20
 
         @Test(arguments: TransportKind.allCases) func gibibyteDownloadGoesToDiskInBoundedMemory(kind: TransportKind)

@@ -60,17 +60,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         ) async throws -> (Data, URLResponse) {
             var request = request
             let uploadSize = try transfer?.uploadSize()
+            let upload = transfer?.upload
             // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
             for _ in 0...20 {
-                let task =
-                    if let upload = transfer?.upload {
+                let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
+                let load = Load(maxBodySize: maxBodySize, transfer: transfer, uploadSize: sending)
+                let outcome = try await run(load) { [request] in
+                    if let upload {
                         session.uploadTask(with: request, fromFile: upload)
                     } else {
                         session.dataTask(with: request)
                     }
-                let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
-                let load = Load(maxBodySize: maxBodySize, transfer: transfer, uploadSize: sending)
-                switch try await run(task, load) {
+                }
+                switch outcome {
                 case .response(let body, let response, let file):
                     await transfer?.keep(file)
                     return (body, response)
@@ -93,8 +95,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             var transfer: Transfer?
             /// The `run` waiting for the outcome.
             var continuation: CheckedContinuation<Outcome, any Error>?
-            /// The outcome, when the task ended before `run` started waiting for it.
-            var outcome: Result<Outcome, any Error>?
             var response: URLResponse?
             var body = ResponseBody()
             /// Counts the bytes of the request body sent, for `transfer`'s progress.
@@ -107,16 +107,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 self.maxBodySize = maxBodySize
                 self.transfer = transfer
                 sent = ProgressCounter(.upload, expected: uploadSize, receiver: transfer?.progress)
-            }
-
-            /// A load that ended with `outcome` before its `run` waited.
-            init(outcome: Result<Outcome, any Error>) {
-                self.outcome = outcome
-                sent = ProgressCounter(.upload, expected: nil, receiver: nil)
-            }
-
-            var hasEnded: Bool {
-                if case .some = outcome { true } else { false }
             }
 
             /// Takes `response` as the one whose body follows, and returns the upload's last progress report if it is
@@ -152,39 +142,57 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// The loads of tasks still running, by task identifier.
         private let loads = Mutex<[Int: Load]>([:])
 
-        /// Runs `task` for `load` and returns how it ended; cancelling the calling task cancels `task`.
-        private func run(_ task: URLSessionDataTask, _ load: Load) async throws -> Outcome {
-            let id = task.taskIdentifier
-            loads.withLock { $0[id] = load }
+        /// Where tasks are created, resumed and cancelled, and challenges answered.
+        ///
+        /// FoundationNetworking does each while holding the session's work queue, which curl's thread holds while it
+        /// calls this delegate (``InlineQueue``), and for which no Swift concurrency thread may wait. Serial, so a task
+        /// is cancelled only once it exists.
+        private let tasks = DispatchQueue(label: "ResourceKit.URLSessionTransport.tasks")
+
+        /// Where a load's task is, for cancelling it.
+        private enum Start {
+            case waiting
+            case running(URLSessionDataTask)
+            case cancelled
+        }
+
+        /// Runs the task `make` creates for `load` and returns how it ended; cancelling the calling task cancels it.
+        private func run(_ load: Load, _ make: @escaping @Sendable () -> URLSessionDataTask) async throws -> Outcome {
+            let start = Mutex(Start.waiting)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let outcome = loads.withLock { loads -> Result<Outcome, any Error>? in
-                        if let outcome = loads[id]?.outcome {
-                            loads[id] = nil
-                            return outcome
+                    var load = load
+                    load.continuation = continuation
+                    tasks.async { [self, load] in
+                        let task = make()
+                        let runs = start.withLock { start in
+                            guard case .waiting = start else { return false }
+                            start = .running(task)
+                            return true
                         }
-                        loads[id]?.continuation = continuation
-                        return nil
-                    }
-                    if let outcome {
-                        continuation.resume(with: outcome)
-                    } else {
+                        guard runs else {
+                            task.cancel()
+                            return continuation.resume(throwing: CancellationError())
+                        }
+                        loads.withLock { $0[task.taskIdentifier] = load }
                         task.resume()
                     }
                 }
             } onCancel: {
-                // Not here: `cancel` waits for the session's work queue, which may be waiting for the delegate queue
-                // this runs on when a progress closure cancelled the load (``BackpressureQueue``).
-                DispatchQueue.global().async { task.cancel() }
+                let running = start.withLock { start -> URLSessionDataTask? in
+                    defer { start = .cancelled }
+                    if case .running(let task) = start { return task } else { return nil }
+                }
+                if let running {
+                    tasks.async { running.cancel() }
+                }
             }
         }
 
         /// Runs `change` on the load of `task`, in place, unless it ended.
         private func update<Result>(_ task: URLSessionTask, _ change: (inout Load) -> Result?) -> Result? {
             loads.withLock { loads in
-                guard let index = loads.index(forKey: task.taskIdentifier), !loads.values[index].hasEnded else {
-                    return nil
-                }
+                guard let index = loads.index(forKey: task.taskIdentifier) else { return nil }
                 return change(&loads.values[index])
             }
         }
@@ -196,35 +204,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             _ task: URLSessionTask,
             _ end: (inout Load, inout [DueProgress]) -> Result<Outcome, any Error>
         ) {
-            let (ended, reports) = loads.withLock {
-                loads -> ((CheckedContinuation<Outcome, any Error>, Result<Outcome, any Error>)?, [DueProgress]) in
-                guard let index = loads.index(forKey: task.taskIdentifier), !loads.values[index].hasEnded else {
-                    return (nil, [])
-                }
-                var load = loads.remove(at: index).value
+            let ended = loads.withLock {
+                loads -> (CheckedContinuation<Outcome, any Error>?, Result<Outcome, any Error>, [DueProgress])? in
+                guard var load = loads.removeValue(forKey: task.taskIdentifier) else { return nil }
                 var reports: [DueProgress] = []
                 let outcome = end(&load, &reports)
                 if case .failure = outcome {
                     load.body.abandon()
                 }
-                guard let continuation = load.continuation else {
-                    loads[task.taskIdentifier] = Load(outcome: outcome)
-                    return (nil, reports)
-                }
-                return ((continuation, outcome), reports)
+                return (load.continuation, outcome, reports)
             }
+            guard let (continuation, outcome, reports) = ended else { return }
             for report in reports { report.report() }
-            if let (continuation, outcome) = ended {
-                continuation.resume(with: outcome)
-            }
+            continuation?.resume(with: outcome)
         }
 
         /// Ends the load of `task` with `error`, such as ``WebserviceError/bodyTooLarge(limit:)``, and cancels `task`.
         private func refuse(_ task: URLSessionDataTask, with error: any Error) {
             finish(task) { _, _ in .failure(error) }
-            // `cancel` waits for the session's work queue, which curl may keep busy for a while; meanwhile this
-            // queue drops what curl already delivered.
-            DispatchQueue.global().async { task.cancel() }
+            // What curl still delivers before the cancellation takes effect finds no load, and is dropped.
+            tasks.async { task.cancel() }
         }
 
         func urlSession(
@@ -287,12 +286,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             didReceive challenge: URLAuthenticationChallenge,
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
-            // Answered off this queue: FoundationNetworking then waits for the session's work queue, which may be
-            // waiting for this one (``BackpressureQueue``).
+            // Answered on `tasks`: FoundationNetworking then waits for the session's work queue, which curl's thread
+            // holds while it calls this.
             if challenge.proposedCredential != nil,
                 challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic
             {
-                DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
+                tasks.async { completionHandler(.performDefaultHandling, nil) }
                 return
             }
             finish(task) { load, _ in
@@ -304,7 +303,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return .response(body, response, file)
                 }
             }
-            DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+            tasks.async { completionHandler(.cancelAuthenticationChallenge, nil) }
         }
     #endif
 }

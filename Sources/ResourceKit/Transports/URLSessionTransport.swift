@@ -48,11 +48,11 @@ public final class URLSessionTransport: TransfersFiles {
         ownsSession = true
     }
 
-    /// The queue for the own session's delegate: on Linux one that holds a body's chunks back while the delegate is
-    /// busy (``BackpressureQueue``); elsewhere `URLSession`'s own.
+    /// The queue for the own session's delegate: on Linux one that runs each call on curl's thread (``InlineQueue``);
+    /// elsewhere `URLSession`'s own.
     private static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
-            BackpressureQueue()
+            InlineQueue()
         #else
             nil
         #endif

@@ -1,0 +1,21 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+
+    /// The delegate queue of ``URLSessionTransport``'s own session on Linux: it runs each delegate call at once, on the
+    /// thread that adds it, which is curl's as FoundationNetworking delivers a response, a chunk of body or a task's end.
+    ///
+    /// A chunk is in its buffer or its file before curl reads the next one from the socket, as FoundationNetworking
+    /// gathers a body for a completion handler itself: no chunks pile up in memory, a disk slower than the network slows
+    /// the server down through TCP, and no chunk crosses to another thread. No thread waits for another either: the
+    /// delegate's calls are short and never call into FoundationNetworking, whose `dataTask`, `resume` and `cancel` wait
+    /// for the work queue that curl's thread holds here. ``SessionDelegate`` does those on a queue of its own.
+    ///
+    /// It restates `OperationQueue`'s own `@unchecked Sendable`, as Swift requires of a subclass; it adds no state.
+    final class InlineQueue: OperationQueue, @unchecked Sendable {
+        override func addOperation(_ block: @escaping @Sendable () -> Void) {
+            block()
+        }
+    }
+#endif
