@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // A multipart parser that is not ours, for the server to check ResourceKit's form bodies with.
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // A server that answers raw bytes, for responses no HTTP server library would write.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -47,6 +49,7 @@ let package = Package(
                 .product(name: "ResourceKitTesting", package: "ResourceKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -7,8 +7,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Linux `URLSession` reports TLS failures as `URLError(.unknown)` with curl's message; `Webservice` reports them with
-/// the codes Apple platforms use.
+/// Linux `URLSession` reports TLS failures, and some failures of the transfer, as `URLError(.unknown)` with curl's
+/// message; `Webservice` reports them with the codes Apple platforms use.
 @Suite struct TLSErrorTests {
     /// curl's messages (curl 7.88 with OpenSSL 3, and OpenSSL 1.1's spelling) and the code each one gets.
     static let curlMessages: [(String, URLError.Code)] = [
@@ -29,6 +29,11 @@ import Testing
         ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:8443 ", .secureConnectionFailed),
         ("error:0A00010B:SSL routines::wrong version number", .secureConnectionFailed),
         ("OpenSSL/3.0.19: error:0A00045C:SSL routines::tlsv13 alert certificate required", .clientCertificateRequired),
+        // A body cut short (chunked, or shorter than its Content-Length): `RetryPolicy` retries a lost connection.
+        ("transfer closed with 95 bytes remaining to read", .networkConnectionLost),
+        ("transfer closed with outstanding read data remaining", .networkConnectionLost),
+        // FoundationNetworking refused a header line, such as `HTTP/1.1 200` without a reason phrase.
+        ("Failed writing header", .badServerResponse),
     ]
 
     /// The error `load` reports when the transport throws `error`.

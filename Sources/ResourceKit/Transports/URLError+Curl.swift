@@ -67,13 +67,14 @@ extension URLError {
     }
 
     /// `error` with the code `URLSession` on Apple platforms uses, when it is Linux `URLSession`'s `URLError(.unknown)`
-    /// for a TLS failure or a `Content-Encoding` curl can't decode; any other error as it is.
+    /// for a TLS failure, a `Content-Encoding` curl can't decode, a body cut short or a header FoundationNetworking
+    /// can't parse; any other error as it is.
     ///
     /// The result keeps the original error as its `NSUnderlyingErrorKey`, and its failing URL.
     ///
     /// - Parameter error: An error a transport threw.
-    /// - Returns: A `URLError` such as `.serverCertificateUntrusted`, `.secureConnectionFailed` or
-    ///   `.cannotDecodeContentData`, or `error`.
+    /// - Returns: A `URLError` such as `.serverCertificateUntrusted`, `.cannotDecodeContentData`,
+    ///   `.networkConnectionLost` or `.badServerResponse`, or `error`.
     static func standardizing(_ error: any Error) -> any Error {
         guard let error = error as? URLError, error.code == .unknown,
             let message = error.userInfo[NSLocalizedDescriptionKey] as? String
@@ -81,15 +82,23 @@ extension URLError {
         if let code = tlsCode(forCurlMessage: message) {
             return tlsFailure(code, reason: message, underlying: error, url: error.failingURL)
         }
-        if message.contains("Unrecognized or bad HTTP Content or Transfer-Encoding") {
-            var userInfo: [String: Any] = [
-                NSLocalizedDescriptionKey:
-                    "The response's Content-Encoding is not one URLSession decodes (\(message)).",
-                NSUnderlyingErrorKey: error,
-            ]
-            userInfo[NSURLErrorFailingURLErrorKey] = error.failingURL
-            return URLError(.cannotDecodeContentData, userInfo: userInfo)
-        }
-        return error
+        let standard: (Code, String)? =
+            if message.contains("Unrecognized or bad HTTP Content or Transfer-Encoding") {
+                (.cannotDecodeContentData, "The response's Content-Encoding is not one URLSession decodes")
+            } else if message.hasPrefix("transfer closed with") {
+                // curl's CURLE_PARTIAL_FILE: the connection closed before the body's announced end.
+                (.networkConnectionLost, "The connection closed before the whole body arrived")
+            } else if message == "Failed writing header" {
+                // FoundationNetworking refused a header line, such as a status line without its reason phrase.
+                (.badServerResponse, "The response's header is not one FoundationNetworking can parse")
+            } else {
+                nil
+            }
+        guard let (code, summary) = standard else { return error }
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey: "\(summary) (\(message))", NSUnderlyingErrorKey: error,
+        ]
+        userInfo[NSURLErrorFailingURLErrorKey] = error.failingURL
+        return URLError(code, userInfo: userInfo)
     }
 }
