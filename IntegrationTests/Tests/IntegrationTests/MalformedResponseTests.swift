@@ -48,10 +48,11 @@ import Testing
         }
     }
 
-    /// A chunked body followed by trailer fields: AsyncHTTPClient reads it; Linux `URLSession` stops the process in
-    /// FoundationNetworking (`Fatal error: Transfer completed, but there's no response.`) before any delegate hears of
-    /// the end, so no transport built on it can shield it (see Transports.md). The child process proves the limit:
-    /// when a toolchain fixes it, this fails, and the documentation's warning can go.
+    /// A chunked body followed by trailer fields: AsyncHTTPClient reads it, Linux `URLSession` stops the process.
+    ///
+    /// FoundationNetworking traps (`Fatal error: Transfer completed, but there's no response.`) before any delegate
+    /// hears of the end, so no transport built on it can shield it (see Transports.md). The child process proves the
+    /// limit: when a toolchain fixes it, this fails, and the documentation's warning can go.
     @Test(arguments: TransportKind.allCases) func trailerFieldsAreReadOrTheLimitIsDocumented(kind: TransportKind)
         async throws
     {
