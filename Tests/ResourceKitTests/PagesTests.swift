@@ -75,6 +75,20 @@ import Testing
         #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2"])
     }
 
+    /// The fragment is never sent: `/loop#x` and `/loop#xx` are one request, however the links number them.
+    @Test func nextLinksThatDifferOnlyInTheirFragmentAreACircle() async throws {
+        // Each page links to the same path with a longer fragment, five times, then to none.
+        let transport = StubTransport.answering(
+            .computed { request in
+                let url = try #require(request.url)
+                let fragment = url.fragment ?? ""
+                let link = fragment.count < 5 ? ["Link": #"</loop#\#(fragment)x>; rel="next""#] : [:]
+                return .status(200, headers: link, body: Data(url.path.utf8))
+            })
+        #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["/items", "/loop"])
+        #expect(await transport.requests.count == 2)
+    }
+
     @Test func aLinkToAFileIsNotFollowedAndEndsTheSequenceWithAnErrorAfterItsPage() async throws {
         let transport = Self.server(pages: 2) { _ in #"<file:///etc/passwd>; rel="next""# }
         var iterator = Webservice(transport: transport).pages(of: Self.firstPage).makeAsyncIterator()

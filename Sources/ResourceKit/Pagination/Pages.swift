@@ -52,10 +52,19 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// The requests loaded so far, to end the sequence where the next page would be one of them again.
         var visited: Set<Visit> = []
 
-        /// A request as far as a page depends on it: its method, body and URL.
+        /// A request as far as a page depends on it: its method, body and URL as sent, without the fragment.
         struct Visit: Hashable {
             var method: HTTPMethod<Data>
-            var url: URL?
+            var url: String?
+
+            init<A>(_ resource: Resource<A>) {
+                method = resource.method
+                // The fragment is never sent: `…/loop#1` and `…/loop#2` are one request. Cut at the first `#`, a byte.
+                url = URLRequest(resource: resource).url.map { url in
+                    let text = url.absoluteString.utf8
+                    return String(decoding: text.prefix { $0 != UInt8(ascii: "#") }, as: UTF8.self)
+                }
+            }
         }
 
         /// Loads the next page, or returns `nil` after the last one, an error or a next page that was loaded before.
@@ -67,8 +76,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
             pending = nil
             let resource = try upcoming.get()
             try Task.checkCancellation()
-            guard visited.insert(Visit(method: resource.method, url: URLRequest(resource: resource).url)).inserted
-            else { return nil }
+            guard visited.insert(Visit(resource)).inserted else { return nil }
             let (page, next) = try await pages.loader.load(Self.withNext(resource, pages.next))
             pending = next
             return page
