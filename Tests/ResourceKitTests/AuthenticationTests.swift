@@ -132,6 +132,33 @@ import Testing
         #expect(await transport.requests.count == 20)
     }
 
+    /// A transport that follows a redirect from the credential's origin to `target`, dropping the credential as
+    /// ResourceKit's transports do, and answers there with `status`: the response's URL is the redirect's target.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private struct Redirecting: Transport {
+        var target: URL
+        var status: Int
+        let sent = Counter()
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            sent.increment()
+            return (Data(), try httpResponse(status, url: target))
+        }
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aRejectionByAnotherOriginAfterARedirectRefreshesNothing() async throws {
+        let tokens = Tokens()
+        let transport = Redirecting(target: try #require(URL(string: "https://login.example.net/sso")), status: 401)
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: transport, middleware: [authentication]).load(thing())
+        }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 401)
+        #expect(tokens.issued == 1)
+        #expect(transport.sent.count == 1)
+    }
+
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theRejectionStatusesAreConfigurable() async throws {
         let tokens = Tokens()
