@@ -18,7 +18,7 @@ public struct Webservice: Sendable {
     public var transport: any Transport {
         didSet {
             (headTransport, addedHeaders) = Self.fastPaths(for: transport)
-            chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil)
+            rebuildChain()
         }
     }
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
@@ -26,7 +26,7 @@ public struct Webservice: Sendable {
     /// The steps every request passes through on its way to the transport, the first one outermost; see
     /// <doc:MiddlewareChain>.
     public var middleware: [any Middleware] {
-        didSet { chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil) }
+        didSet { rebuildChain() }
     }
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.
@@ -37,6 +37,8 @@ public struct Webservice: Sendable {
     private var headTransport: (any HeadTransport)?
     /// The header fields ``transport`` adds to requests that don't set them.
     private var addedHeaders: [String: String]
+    /// The identity of ``middleware`` and ``transport`` together, for the ``LoadPath`` of each load.
+    private var chainID = LoadPath.Chain()
     /// The ``middleware`` in front of the transport, for a resource without a body limit: built once, not per load.
     private var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead)
 
@@ -61,7 +63,14 @@ public struct Webservice: Sendable {
         self.middleware = middleware
         self.observer = observer
         (headTransport, addedHeaders) = Self.fastPaths(for: transport)
-        chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil)
+        chain = Self.chain(middleware, to: transport, headTransport, along: LoadPath(chain: chainID, maxBodySize: nil))
+    }
+
+    /// Builds ``chain`` for the current ``middleware`` and ``transport``, as a chain of its own: no load before the
+    /// change shares a response with one after it.
+    private mutating func rebuildChain() {
+        chainID = LoadPath.Chain()
+        chain = Self.chain(middleware, to: transport, headTransport, along: LoadPath(chain: chainID, maxBodySize: nil))
     }
 
     /// What ``load(_:)`` needs to know of `transport`, found once rather than with a dynamic cast per load.
@@ -215,7 +224,9 @@ public struct Webservice: Sendable {
         }
         let chain =
             maxBodySize == nil
-            ? self.chain : Self.chain(middleware, to: transport, headTransport, maxBodySize: maxBodySize)
+            ? self.chain
+            : Self.chain(
+                middleware, to: transport, headTransport, along: LoadPath(chain: chainID, maxBodySize: maxBodySize))
         guard limiter != nil || timeout != nil else {
             return try await chain(request)
         }
@@ -251,34 +262,30 @@ public struct Webservice: Sendable {
         return try await firstOutcome(of: outcomes, outcome)
     }
 
-    /// `middleware` in front of `transport`: the function that sends a request through them.
+    /// `middleware` in front of `transport`: the function that sends a request through them along `path`.
     private static func chain(
         _ middleware: [any Middleware],
         to transport: any Transport,
         _ headTransport: (any HeadTransport)?,
-        maxBodySize: Int?
+        along path: LoadPath
     ) -> @Sendable (URLRequest) async throws -> (Data, ResponseHead) {
+        let maxBodySize = path.maxBodySize
         var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead) = { request in
             try await observedTransfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
         }
         for layer in middleware.reversed() {
-            chain = { [chain] request in try await layer.intercept(request, next: chain) }
+            if let layer = layer as? any PathAwareMiddleware {
+                chain = { [chain] request in try await layer.intercept(request, along: path, next: chain) }
+            } else {
+                chain = { [chain] request in try await layer.intercept(request, next: chain) }
+            }
         }
-        guard !middleware.isEmpty else { return chain }
-        return { [chain] request in
-            // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer limit.
-            guard maxBodySize != nil || bodyLimit != nil else { return try await chain(request) }
-            return try await $bodyLimit.withValue(maxBodySize) { try await chain(request) }
-        }
+        return chain
     }
 
     /// When the timeout of the load whose chain is running passes, a reading of ``Uptime``, for middleware such as
     /// ``RetryPolicy`` that must not start a wait the load can't finish.
     @TaskLocal static var deadline: UInt64?
-
-    /// The body limit of the load whose chain is running, for middleware such as ``Deduplication`` that must not
-    /// share a response between loads with different limits.
-    @TaskLocal static var bodyLimit: Int?
 
     /// ``transfer(_:through:_:maxBodySize:)`` at the end of the middleware chain: reports what happened to the
     /// observer, and throws errors as ``load(_:)`` does, so middleware sees the same errors as its caller.
