@@ -218,7 +218,10 @@ public struct Webservice: Sendable {
         within timeout: TimeInterval?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
-        let (transport, headTransport, limiter) = (self.transport, self.headTransport, self.limiter)
+        let (transport, headTransport) = (self.transport, self.headTransport)
+        // A credential provider's own load (a token request, say) takes no place: the loads waiting for the credential
+        // may hold every one.
+        let limiter = self.limiter == nil || Authentication.isFetchingCredential ? nil : self.limiter
         guard limiter != nil || timeout != nil || !middleware.isEmpty || observer != nil else {
             return try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
         }

@@ -64,6 +64,10 @@ public struct Authentication: Middleware {
     /// The middleware whose provider is running in this task, if any.
     @TaskLocal private static var fetchingFor: ObjectIdentifier?
 
+    /// Whether a credential provider is running in this task: its loads mustn't wait for a place under a load limit,
+    /// as the loads waiting for the credential may hold every place.
+    static var isFetchingCredential: Bool { fetchingFor != nil }
+
     /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the
     /// field itself; after a rejection, sends it once more with a refreshed credential.
     public func intercept(
