@@ -103,8 +103,13 @@ public struct Webservice: Sendable {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
-        let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
+        var request = URLRequest(resource: resource, addingHeaders: addedHeaders)
         let limit = resource.maxBodySize
+        let path = LoadPath(chain: chainID, maxBodySize: limit, sendsCredentials: resource.sendsCredentials)
+        if !path.sendsCredentials {
+            try refuseTransportCredentials(for: request.url)
+            request = request.withoutCredentials
+        }
         let (data, head): (Data, ResponseHead)
         let transfer = Transfer(of: resource)
         do {
@@ -114,13 +119,12 @@ public struct Webservice: Sendable {
                     try await Transfer.$current.withValue(nil) {
                         // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
                         try await response(
-                            to: request, within: resource.timeout, maxBodySize: limit,
+                            to: request, within: resource.timeout, along: path,
                             cache: transfer?.destination == nil ? cache : nil)
                     }
                 }
             } else {
-                (data, head) = try await response(
-                    to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
+                (data, head) = try await response(to: request, within: resource.timeout, along: path, cache: cache)
             }
             try Task.checkCancellation()
             if let limit, data.count > limit {
@@ -139,13 +143,24 @@ public struct Webservice: Sendable {
         return try resource.value(from: data, head: head)
     }
 
+    /// Throws, before a request for `url` without credentials is sent, when the transport would add credentials of
+    /// its own that it can't leave out: those of a caller's session, or cookies on Linux (``URLSessionTransport``).
+    private func refuseTransportCredentials(for url: URL?) throws(WebserviceError) {
+        guard let url, (transport as? URLSessionTransport)?.addsOwnCredentials(to: url) == true else { return }
+        let reason =
+            "The request goes to another origin than the one the resource names, and the transport's URLSession adds "
+            + "credentials to every request (its configuration's header fields or cookies); it was not sent."
+        throw .transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+    }
+
     /// The response to `request`: a fresh cached response, a stale one the server confirmed, or the transport's answer.
     private func response(
         to request: URLRequest,
         within timeout: TimeInterval?,
-        maxBodySize: Int?,
+        along path: LoadPath,
         cache: ResponseCache?
     ) async throws -> (Data, ResponseHead) {
+        let maxBodySize = path.maxBodySize
         var sent = request
         var stale: ResponseCache.StoredResponse?
         if let cache {
@@ -164,7 +179,7 @@ public struct Webservice: Sendable {
         }
         let (data, head): (Data, ResponseHead)
         do {
-            (data, head) = try await send(sent, within: timeout, maxBodySize: maxBodySize)
+            (data, head) = try await send(sent, within: timeout, along: path)
         } catch {
             throw Self.reported(error, of: sent)
         }
@@ -206,9 +221,9 @@ public struct Webservice: Sendable {
         return WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
     }
 
-    /// Sends `request` through the ``middleware`` and the transport once the ``limiter``, if there is one, has a
-    /// place for it, with the body limited to `maxBodySize` bytes, failing with `URLError(.timedOut)` if no response
-    /// has fully arrived `timeout` seconds after the place was taken.
+    /// Sends `request` through the ``middleware`` and the transport along `path` once the ``limiter``, if there is
+    /// one, has a place for it, failing with `URLError(.timedOut)` if no response has fully arrived `timeout` seconds
+    /// after the place was taken.
     ///
     /// The chain runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
     /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
@@ -216,9 +231,9 @@ public struct Webservice: Sendable {
     private func send(
         _ request: URLRequest,
         within timeout: TimeInterval?,
-        maxBodySize: Int?
+        along path: LoadPath
     ) async throws -> (Data, ResponseHead) {
-        let (transport, headTransport) = (self.transport, self.headTransport)
+        let (transport, headTransport, maxBodySize) = (self.transport, self.headTransport, path.maxBodySize)
         // A credential provider's own load (a token request, say) takes no place: the loads waiting for the credential
         // may hold every one.
         let limiter = self.limiter == nil || Authentication.isFetchingCredential ? nil : self.limiter
@@ -226,10 +241,8 @@ public struct Webservice: Sendable {
             return try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
         }
         let chain =
-            maxBodySize == nil
-            ? self.chain
-            : Self.chain(
-                middleware, to: transport, headTransport, along: LoadPath(chain: chainID, maxBodySize: maxBodySize))
+            maxBodySize == nil && path.sendsCredentials
+            ? self.chain : Self.chain(middleware, to: transport, headTransport, along: path)
         guard limiter != nil || timeout != nil else {
             return try await chain(request)
         }
@@ -265,16 +278,19 @@ public struct Webservice: Sendable {
         return try await firstOutcome(of: outcomes, outcome)
     }
 
-    /// `middleware` in front of `transport`: the function that sends a request through them along `path`.
+    /// `middleware` in front of `transport`: the function that sends a request through them along `path`, taking off
+    /// the credentials middleware may have added when the path sends none.
     private static func chain(
         _ middleware: [any Middleware],
         to transport: any Transport,
         _ headTransport: (any HeadTransport)?,
         along path: LoadPath
     ) -> @Sendable (URLRequest) async throws -> (Data, ResponseHead) {
-        let maxBodySize = path.maxBodySize
+        let (maxBodySize, sendsCredentials) = (path.maxBodySize, path.sendsCredentials)
         var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead) = { request in
-            try await observedTransfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+            try await observedTransfer(
+                sendsCredentials ? request : request.withoutCredentials, through: transport, headTransport,
+                maxBodySize: maxBodySize)
         }
         for layer in middleware.reversed() {
             if let layer = layer as? any PathAwareMiddleware {

@@ -100,7 +100,8 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// own, since the link is the whole URL; `nil` when there is none.
         ///
         /// A target on another origin than `resource`'s gets only the header fields known to carry no credential
-        /// (``isSafeHeader(_:extra:)``), as a redirect's does: the server chose it, not the caller. A link that isn't
+        /// (``isSafeHeader(_:extra:)``), as a redirect's does, and is marked to get none from any other layer either
+        /// (`sendsCredentials`): the server chose it, not the caller. A link that isn't
         /// followed, to anything but `http` or `https`, or to another origin for a request with a body, is
         /// ``WebserviceError/parsing(_:_:)`` of the response that carried it, so a sequence never ends early unnoticed.
         private static func linked(
@@ -121,6 +122,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
                         throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
                     }
                     next.headers = next.headers.filter { name, _ in isSafeHeader(name) }
+                    next.sendsCredentials = false
                 }
                 return .success(next)
             } catch {
