@@ -204,23 +204,17 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(.timeLimit(.minutes(1)))
     func aProviderThatLoadsItsTokenThroughTheSameMiddlewareDoesNotWaitForItself() async throws {
-        let transport = StubTransport.answering(
-            .computed { request in
-                let accepted =
-                    request.url?.lastPathComponent == "token"
-                    || request.value(forHTTPHeaderField: "Authorization") == "Bearer from-the-token-endpoint"
-                return .status(accepted ? 200 : 401, body: Data("ok".utf8))
-            })
+        let transport = StubTransport.behindTokenEndpoint
         let tokenService = Mutex<Webservice?>(nil)
         let authentication = Authentication(for: [baseURL]) { _ in
             let webservice = try #require(tokenService.withLock { $0 })
             _ = try await webservice.load(thing(at: "token"))
-            return "Bearer from-the-token-endpoint"
+            return StubTransport.tokenEndpointCredential
         }
         let webservice = Webservice(transport: transport, middleware: [authentication])
         tokenService.withLock { $0 = webservice }
         #expect(try await webservice.load(thing()) == "ok")
         let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
-        #expect(sent == [nil, "Bearer from-the-token-endpoint"])
+        #expect(sent == [nil, StubTransport.tokenEndpointCredential])
     }
 }

@@ -187,13 +187,7 @@ import Testing
     /// not wait behind them for one.
     @Test(.timeLimit(.minutes(1)), arguments: [1, 3])
     func aCredentialProviderThatLoadsThroughTheSameWebServiceFinishesWhenEveryPlaceIsTaken(limit: Int) async throws {
-        let transport = StubTransport.answering(
-            .computed { request in
-                let accepted =
-                    request.url?.lastPathComponent == "token"
-                    || request.value(forHTTPHeaderField: "Authorization") == "Bearer from-the-token-endpoint"
-                return .status(accepted ? 200 : 401, body: Data("ok".utf8))
-            })
+        let transport = StubTransport.behindTokenEndpoint
         let tokenService = Notes<Webservice>()
         let authentication = Authentication(for: [baseURL]) { _ in
             let webservice = try #require(await tokenService.all.first)
@@ -202,7 +196,7 @@ import Testing
                 await limiter.loadsInFlight == limit
             }
             _ = try await webservice.load(thing(at: "token"))
-            return "Bearer from-the-token-endpoint"
+            return StubTransport.tokenEndpointCredential
         }
         let webservice = Webservice(transport: transport, maxConcurrentLoads: limit, middleware: [authentication])
         await tokenService.append(webservice)
