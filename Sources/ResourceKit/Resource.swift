@@ -56,6 +56,9 @@ public struct Resource<A>: Sendable {
     var bodyFile: URL?
     /// Where the body of an accepted response is saved instead of being kept in memory.
     var destination: URL?
+    /// Whether the request may carry credentials: `false` for a page another origin's server led to, which gets no
+    /// header field but the safe ones (``isSafeHeader(_:extra:)``) and no cookies, whatever layer adds them.
+    var sendsCredentials = true
     /// Whether ``parse`` may read the response: `false` for a parse made from `(Data) throws -> A`, which
     /// ``Webservice`` then calls with `nil` rather than build an `HTTPURLResponse` nobody reads.
     var parseReadsResponse = true
@@ -132,6 +135,7 @@ public struct Resource<A>: Sendable {
         mapped.progress = progress
         mapped.bodyFile = bodyFile
         mapped.destination = destination
+        mapped.sendsCredentials = sendsCredentials
         return mapped
     }
 

@@ -46,7 +46,8 @@ public struct ResponseHead: Sendable {
     }
 }
 
-/// A ``Transport`` that answers ``Webservice`` with a ``ResponseHead``, building no `URLResponse` nobody reads.
+/// A ``Transport`` that ``Webservice`` sends through with ``head(for:maxBodySize:)``: AsyncHTTPClient's, which then
+/// builds no `URLResponse` nobody reads, and ``URLSessionTransport``, which then adds no header field of its own.
 protocol HeadTransport: Transport {
     /// Sends `request` like ``Transport/data(for:maxBodySize:)``, with no limit when `maxBodySize` is `nil`.
     func head(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead)

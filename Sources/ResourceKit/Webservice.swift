@@ -18,7 +18,7 @@ public struct Webservice: Sendable {
     public var transport: any Transport {
         didSet {
             (headTransport, addedHeaders) = Self.fastPaths(for: transport)
-            chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil)
+            rebuildChain()
         }
     }
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
@@ -26,7 +26,7 @@ public struct Webservice: Sendable {
     /// The steps every request passes through on its way to the transport, the first one outermost; see
     /// <doc:MiddlewareChain>.
     public var middleware: [any Middleware] {
-        didSet { chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil) }
+        didSet { rebuildChain() }
     }
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.
@@ -37,6 +37,8 @@ public struct Webservice: Sendable {
     private var headTransport: (any HeadTransport)?
     /// The header fields ``transport`` adds to requests that don't set them.
     private var addedHeaders: [String: String]
+    /// The identity of ``middleware`` and ``transport`` together, for the ``LoadPath`` of each load.
+    private var chainID = LoadPath.Chain()
     /// The ``middleware`` in front of the transport, for a resource without a body limit: built once, not per load.
     private var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead)
 
@@ -61,7 +63,14 @@ public struct Webservice: Sendable {
         self.middleware = middleware
         self.observer = observer
         (headTransport, addedHeaders) = Self.fastPaths(for: transport)
-        chain = Self.chain(middleware, to: transport, headTransport, maxBodySize: nil)
+        chain = Self.chain(middleware, to: transport, headTransport, along: LoadPath(chain: chainID, maxBodySize: nil))
+    }
+
+    /// Builds ``chain`` for the current ``middleware`` and ``transport``, as a chain of its own: no load before the
+    /// change shares a response with one after it.
+    private mutating func rebuildChain() {
+        chainID = LoadPath.Chain()
+        chain = Self.chain(middleware, to: transport, headTransport, along: LoadPath(chain: chainID, maxBodySize: nil))
     }
 
     /// What ``load(_:)`` needs to know of `transport`, found once rather than with a dynamic cast per load.
@@ -94,8 +103,13 @@ public struct Webservice: Sendable {
         try Task.checkCancellation()
         try validateHeaderFields(resource.headers)
         // As the transport sends it: the header fields it adds, such as configured credentials, key the cache too.
-        let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
+        var request = URLRequest(resource: resource, addingHeaders: addedHeaders)
         let limit = resource.maxBodySize
+        let path = LoadPath(chain: chainID, maxBodySize: limit, sendsCredentials: resource.sendsCredentials)
+        if !path.sendsCredentials {
+            try refuseTransportCredentials(for: request.url)
+            request = request.withoutCredentials
+        }
         let (data, head): (Data, ResponseHead)
         let transfer = Transfer(of: resource)
         do {
@@ -105,13 +119,12 @@ public struct Webservice: Sendable {
                     try await Transfer.$current.withValue(nil) {
                         // A download's body is on disk, not in memory: the cache neither answers nor keeps it.
                         try await response(
-                            to: request, within: resource.timeout, maxBodySize: limit,
+                            to: request, within: resource.timeout, along: path,
                             cache: transfer?.destination == nil ? cache : nil)
                     }
                 }
             } else {
-                (data, head) = try await response(
-                    to: request, within: resource.timeout, maxBodySize: limit, cache: cache)
+                (data, head) = try await response(to: request, within: resource.timeout, along: path, cache: cache)
             }
             try Task.checkCancellation()
             if let limit, data.count > limit {
@@ -130,13 +143,24 @@ public struct Webservice: Sendable {
         return try resource.value(from: data, head: head)
     }
 
+    /// Throws, before a request for `url` without credentials is sent, when the transport would add credentials of
+    /// its own that it can't leave out: those of a caller's session, or cookies on Linux (``URLSessionTransport``).
+    private func refuseTransportCredentials(for url: URL?) throws(WebserviceError) {
+        guard let url, (transport as? URLSessionTransport)?.addsOwnCredentials(to: url) == true else { return }
+        let reason =
+            "The request goes to another origin than the one the resource names, and the transport's URLSession adds "
+            + "credentials to every request (its configuration's header fields or cookies); it was not sent."
+        throw .transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+    }
+
     /// The response to `request`: a fresh cached response, a stale one the server confirmed, or the transport's answer.
     private func response(
         to request: URLRequest,
         within timeout: TimeInterval?,
-        maxBodySize: Int?,
+        along path: LoadPath,
         cache: ResponseCache?
     ) async throws -> (Data, ResponseHead) {
+        let maxBodySize = path.maxBodySize
         var sent = request
         var stale: ResponseCache.StoredResponse?
         if let cache {
@@ -155,7 +179,7 @@ public struct Webservice: Sendable {
         }
         let (data, head): (Data, ResponseHead)
         do {
-            (data, head) = try await send(sent, within: timeout, maxBodySize: maxBodySize)
+            (data, head) = try await send(sent, within: timeout, along: path)
         } catch {
             throw Self.reported(error, of: sent)
         }
@@ -197,9 +221,9 @@ public struct Webservice: Sendable {
         return WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
     }
 
-    /// Sends `request` through the ``middleware`` and the transport once the ``limiter``, if there is one, has a
-    /// place for it, with the body limited to `maxBodySize` bytes, failing with `URLError(.timedOut)` if no response
-    /// has fully arrived `timeout` seconds after the place was taken.
+    /// Sends `request` through the ``middleware`` and the transport along `path` once the ``limiter``, if there is
+    /// one, has a place for it, failing with `URLError(.timedOut)` if no response has fully arrived `timeout` seconds
+    /// after the place was taken.
     ///
     /// The chain runs in a task of its own, which is cancelled when the deadline passes. `load` doesn't wait for
     /// that task to end, so the deadline holds even for a transport that ignores cancellation; its late answer is
@@ -207,15 +231,18 @@ public struct Webservice: Sendable {
     private func send(
         _ request: URLRequest,
         within timeout: TimeInterval?,
-        maxBodySize: Int?
+        along path: LoadPath
     ) async throws -> (Data, ResponseHead) {
-        let (transport, headTransport, limiter) = (self.transport, self.headTransport, self.limiter)
+        let (transport, headTransport, maxBodySize) = (self.transport, self.headTransport, path.maxBodySize)
+        // A credential provider's own load (a token request, say) takes no place: the loads waiting for the credential
+        // may hold every one.
+        let limiter = self.limiter == nil || Authentication.isFetchingCredential ? nil : self.limiter
         guard limiter != nil || timeout != nil || !middleware.isEmpty || observer != nil else {
             return try await Self.transfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
         }
         let chain =
-            maxBodySize == nil
-            ? self.chain : Self.chain(middleware, to: transport, headTransport, maxBodySize: maxBodySize)
+            maxBodySize == nil && path.sendsCredentials
+            ? self.chain : Self.chain(middleware, to: transport, headTransport, along: path)
         guard limiter != nil || timeout != nil else {
             return try await chain(request)
         }
@@ -251,34 +278,33 @@ public struct Webservice: Sendable {
         return try await firstOutcome(of: outcomes, outcome)
     }
 
-    /// `middleware` in front of `transport`: the function that sends a request through them.
+    /// `middleware` in front of `transport`: the function that sends a request through them along `path`, taking off
+    /// the credentials middleware may have added when the path sends none.
     private static func chain(
         _ middleware: [any Middleware],
         to transport: any Transport,
         _ headTransport: (any HeadTransport)?,
-        maxBodySize: Int?
+        along path: LoadPath
     ) -> @Sendable (URLRequest) async throws -> (Data, ResponseHead) {
+        let (maxBodySize, sendsCredentials) = (path.maxBodySize, path.sendsCredentials)
         var chain: @Sendable (URLRequest) async throws -> (Data, ResponseHead) = { request in
-            try await observedTransfer(request, through: transport, headTransport, maxBodySize: maxBodySize)
+            try await observedTransfer(
+                sendsCredentials ? request : request.withoutCredentials, through: transport, headTransport,
+                maxBodySize: maxBodySize)
         }
         for layer in middleware.reversed() {
-            chain = { [chain] request in try await layer.intercept(request, next: chain) }
+            if let layer = layer as? any PathAwareMiddleware {
+                chain = { [chain] request in try await layer.intercept(request, along: path, next: chain) }
+            } else {
+                chain = { [chain] request in try await layer.intercept(request, next: chain) }
+            }
         }
-        guard !middleware.isEmpty else { return chain }
-        return { [chain] request in
-            // Bound to `nil` too when a load in a middleware (fetching a token, say) would inherit an outer limit.
-            guard maxBodySize != nil || bodyLimit != nil else { return try await chain(request) }
-            return try await $bodyLimit.withValue(maxBodySize) { try await chain(request) }
-        }
+        return chain
     }
 
     /// When the timeout of the load whose chain is running passes, a reading of ``Uptime``, for middleware such as
     /// ``RetryPolicy`` that must not start a wait the load can't finish.
     @TaskLocal static var deadline: UInt64?
-
-    /// The body limit of the load whose chain is running, for middleware such as ``Deduplication`` that must not
-    /// share a response between loads with different limits.
-    @TaskLocal static var bodyLimit: Int?
 
     /// ``transfer(_:through:_:maxBodySize:)`` at the end of the middleware chain: reports what happened to the
     /// observer, and throws errors as ``load(_:)`` does, so middleware sees the same errors as its caller.

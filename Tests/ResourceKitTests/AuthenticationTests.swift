@@ -132,6 +132,33 @@ import Testing
         #expect(await transport.requests.count == 20)
     }
 
+    /// A transport that follows a redirect from the credential's origin to `target`, dropping the credential as
+    /// ResourceKit's transports do, and answers there with `status`: the response's URL is the redirect's target.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private struct Redirecting: Transport {
+        var target: URL
+        var status: Int
+        let sent = Counter()
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            sent.increment()
+            return (Data(), try httpResponse(status, url: target))
+        }
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aRejectionByAnotherOriginAfterARedirectRefreshesNothing() async throws {
+        let tokens = Tokens()
+        let transport = Redirecting(target: try #require(URL(string: "https://login.example.net/sso")), status: 401)
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: transport, middleware: [authentication]).load(thing())
+        }
+        #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 401)
+        #expect(tokens.issued == 1)
+        #expect(transport.sent.count == 1)
+    }
+
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theRejectionStatusesAreConfigurable() async throws {
         let tokens = Tokens()
@@ -177,23 +204,17 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(.timeLimit(.minutes(1)))
     func aProviderThatLoadsItsTokenThroughTheSameMiddlewareDoesNotWaitForItself() async throws {
-        let transport = StubTransport.answering(
-            .computed { request in
-                let accepted =
-                    request.url?.lastPathComponent == "token"
-                    || request.value(forHTTPHeaderField: "Authorization") == "Bearer from-the-token-endpoint"
-                return .status(accepted ? 200 : 401, body: Data("ok".utf8))
-            })
+        let transport = StubTransport.behindTokenEndpoint
         let tokenService = Mutex<Webservice?>(nil)
         let authentication = Authentication(for: [baseURL]) { _ in
             let webservice = try #require(tokenService.withLock { $0 })
             _ = try await webservice.load(thing(at: "token"))
-            return "Bearer from-the-token-endpoint"
+            return StubTransport.tokenEndpointCredential
         }
         let webservice = Webservice(transport: transport, middleware: [authentication])
         tokenService.withLock { $0 = webservice }
         #expect(try await webservice.load(thing()) == "ok")
         let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
-        #expect(sent == [nil, "Bearer from-the-token-endpoint"])
+        #expect(sent == [nil, StubTransport.tokenEndpointCredential])
     }
 }

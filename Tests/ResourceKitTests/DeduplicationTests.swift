@@ -63,6 +63,36 @@ import Testing
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func webServicesWithOtherTransportsShareNothingThroughOneDeduplication() async throws {
+        let shared = Deduplication()
+        let alice = Webservice(transport: StubTransport.gated(by: gate), middleware: [shared])
+        let bobsTransport = StubTransport.answering(.status(200, body: Data("bob".utf8)))
+        let bob = Webservice(transport: bobsTransport, middleware: [shared])
+        let alicesLoad = Task { try await alice.load(Gate.resource("a")) }
+        try await eventually("alice's request reached her transport") { await gate.started == ["a"] }
+
+        let bobsLoad = Task { try await bob.load(Gate.resource("a")) }
+        let bobFinished = Finished.watching(bobsLoad)
+        // Alice's request is held at the gate: a load that joined it would wait until it opens.
+        try? await eventually("bob's load ended while alice's was held") { await bobFinished.result != nil }
+        await gate.open("a")
+
+        #expect(try await bobsLoad.value == "bob")
+        #expect(await bobsTransport.requests.count == 1)
+        #expect(try await alicesLoad.value == "a")
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func loadsWithTheSameBodyLimitStillShare() async throws {
+        var limited = Gate.resource("a")
+        limited.maxBodySize = 100
+        let tasks = try await loads(3, of: limited, through: webservice())
+        await gate.open("a")
+        for task in tasks { #expect(try await task.value == "a") }
+        #expect(await gate.started == ["a"])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCancelledCallerStopsWaitingAndTheOthersStillGetTheResult() async throws {
         let tasks = try await loads(3, of: Gate.resource("a"), through: webservice())
         tasks[0].cancel()

@@ -183,6 +183,31 @@ import Testing
         #expect(try await b.value == "")
     }
 
+    /// The loads waiting for a credential hold every place; the provider's own load, through the same web service, must
+    /// not wait behind them for one.
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 3])
+    func aCredentialProviderThatLoadsThroughTheSameWebServiceFinishesWhenEveryPlaceIsTaken(limit: Int) async throws {
+        let transport = StubTransport.behindTokenEndpoint
+        let tokenService = Notes<Webservice>()
+        let authentication = Authentication(for: [baseURL]) { _ in
+            let webservice = try #require(await tokenService.all.first)
+            let limiter = try #require(webservice.limiter)
+            try await eventually("every place is taken by a load waiting for the credential") {
+                await limiter.loadsInFlight == limit
+            }
+            _ = try await webservice.load(thing(at: "token"))
+            return StubTransport.tokenEndpointCredential
+        }
+        let webservice = Webservice(transport: transport, maxConcurrentLoads: limit, middleware: [authentication])
+        await tokenService.append(webservice)
+        let values = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<limit { group.addTask { try await webservice.load(thing(at: "\(index)")) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values == Array(repeating: "ok", count: limit))
+        #expect(await transport.requests.count == limit + 1)
+    }
+
     static let limitsBelowOne = [0, -1, Int.min]
 
     @Test(arguments: limitsBelowOne)

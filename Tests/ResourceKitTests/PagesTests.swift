@@ -70,9 +70,118 @@ import Testing
         #expect(sent.map { $0.value(forHTTPHeaderField: "Accept") } == ["text/plain", "text/plain", "text/plain"])
     }
 
+    /// A middleware that adds a credential to every request, wherever it goes.
+    private struct APIKey: Middleware {
+        func intercept(
+            _ request: URLRequest,
+            next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+        ) async throws -> (Data, ResponseHead) {
+            var request = request
+            request.setValue("key", forHTTPHeaderField: "X-Api-Key")
+            return try await next(request)
+        }
+    }
+
+    /// A `URLSessionTransport` whose session adds a credential of its own to each request.
+    enum SessionCredential: String, CaseIterable {
+        /// `URLSessionTransport(configuration:)` with `Authorization` in `httpAdditionalHeaders`, as Transports.md shows.
+        case configuredHeader
+        /// `URLSessionTransport(session:)`, whose session's configuration adds `Authorization` itself.
+        case callersSession
+        /// `URLSessionTransport(configuration:)` with a cookie for every host.
+        case cookie
+
+        /// The header field that carries the credential.
+        var field: String { self == .cookie ? "Cookie" : "Authorization" }
+
+        /// Whether a load without credentials must be refused, as the session would add this one anyway: a caller's
+        /// session adds its header fields itself, and FoundationNetworking ignores `httpShouldHandleCookies`.
+        var isRefused: Bool {
+            #if canImport(FoundationNetworking)
+                self != .configuredHeader
+            #else
+                self == .callersSession
+            #endif
+        }
+
+        /// A transport whose requests reach ``SessionServer``, with this credential.
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        func transport() throws -> URLSessionTransport {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = [SessionServer.self]
+            switch self {
+            case .configuredHeader:
+                configuration.httpAdditionalHeaders = ["Authorization": "Bearer session-secret"]
+                return URLSessionTransport(configuration: configuration)
+            case .callersSession:
+                configuration.httpAdditionalHeaders = ["Authorization": "Bearer session-secret"]
+                return URLSessionTransport(session: URLSession(configuration: configuration))
+            case .cookie:
+                let cookies = try #require(configuration.httpCookieStorage)
+                for domain in ["api.example.com", "other.example"] {
+                    let properties: [HTTPCookiePropertyKey: Any] = [
+                        .domain: domain, .path: "/", .name: "session", .value: "cookie-secret",
+                    ]
+                    cookies.setCookie(try #require(HTTPCookie(properties: properties)))
+                }
+                return URLSessionTransport(configuration: configuration)
+            }
+        }
+    }
+
+    /// What goes on the wire: the page after `https://api.example.com` on another origin, or on the same host over
+    /// `http`, gets no credential from the resource, a middleware, the session's configuration or its cookies.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: SessionCredential.allCases, ["http://other.example", "http://api.example.com"])
+    func aPageOnAnotherOriginGetsNoCredentialFromAnyLayer(_ credential: SessionCredential, at origin: String)
+        async throws
+    {
+        let prefix = "/" + UUID().uuidString
+        var first = Resource<String>(
+            url: try #require(URL(string: "https://api.example.com\(prefix)/1?next=\(origin)\(prefix)/2")),
+            parse: { String(decoding: $0, as: UTF8.self) })
+        first.headers = ["X-Resource-Key": "resource-secret", "Accept": "text/plain"]
+        let webservice = Webservice(transport: try credential.transport(), middleware: [APIKey()])
+        var iterator = webservice.pages(of: first).makeAsyncIterator()
+
+        #expect(try await iterator.next() == "\(prefix)/1")
+        let firstSent = try #require(SessionServer.requests(under: prefix).first)
+        for field in [credential.field, "X-Api-Key", "X-Resource-Key"] {
+            #expect(firstSent.value(forHTTPHeaderField: field) != nil, "\(field)")
+        }
+
+        if credential.isRefused {
+            let error = try await #require(throws: WebserviceError.self) { try await iterator.next() }
+            #expect((error.underlyingError as? URLError)?.code == .unsupportedURL)
+            #expect(SessionServer.requests(under: prefix).count == 1)
+            return
+        }
+        #expect(try await iterator.next() == "\(prefix)/2")
+        let sent = SessionServer.requests(under: prefix)
+        try #require(sent.count == 2)
+        for field in ["Authorization", "Cookie", "X-Api-Key", "X-Resource-Key"] {
+            #expect(sent[1].value(forHTTPHeaderField: field) == nil, "\(field)")
+        }
+        #expect(sent[1].value(forHTTPHeaderField: "Accept") == "text/plain")
+    }
+
     @Test func aCircleOfNextLinksEndsTheSequence() async throws {
         let transport = Self.server(pages: 5) { $0 == 3 ? #"<?page=2>; rel="next""# : #"<?page=\#($0)>; rel="next""# }
         #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2"])
+    }
+
+    /// The fragment is never sent: `/loop#x` and `/loop#xx` are one request, however the links number them.
+    @Test func nextLinksThatDifferOnlyInTheirFragmentAreACircle() async throws {
+        // Each page links to the same path with a longer fragment, five times, then to none.
+        let transport = StubTransport.answering(
+            .computed { request in
+                let url = try #require(request.url)
+                let fragment = url.fragment ?? ""
+                let link = fragment.count < 5 ? ["Link": #"</loop#\#(fragment)x>; rel="next""#] : [:]
+                return .status(200, headers: link, body: Data(url.path.utf8))
+            })
+        #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["/items", "/loop"])
+        #expect(await transport.requests.count == 2)
     }
 
     @Test func aLinkToAFileIsNotFollowedAndEndsTheSequenceWithAnErrorAfterItsPage() async throws {

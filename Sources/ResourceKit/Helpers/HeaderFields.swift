@@ -38,8 +38,21 @@ extension URLRequest {
         if let target = url, let source = original?.url, Origin(target) == Origin(source) {
             return self
         }
+        return keepingSafeHeaders(extra: extraSafeHeaders)
+    }
+
+    /// This request as it may go to an origin the caller didn't choose: with only the safe header fields, and no
+    /// cookies from the session.
+    var withoutCredentials: URLRequest {
+        var request = keepingSafeHeaders()
+        request.httpShouldHandleCookies = false
+        return request
+    }
+
+    /// This request with only the header fields that are safe (``isSafeHeader(_:extra:)``).
+    private func keepingSafeHeaders(extra: Set<String> = []) -> URLRequest {
         var stripped = self
-        for name in (allHTTPHeaderFields ?? [:]).keys where !isSafeHeader(name, extra: extraSafeHeaders) {
+        for name in (allHTTPHeaderFields ?? [:]).keys where !isSafeHeader(name, extra: extra) {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped

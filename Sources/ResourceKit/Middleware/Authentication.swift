@@ -64,6 +64,10 @@ public struct Authentication: Middleware {
     /// The middleware whose provider is running in this task, if any.
     @TaskLocal private static var fetchingFor: ObjectIdentifier?
 
+    /// Whether a credential provider is running in this task: its loads mustn't wait for a place under a load limit,
+    /// as the loads waiting for the credential may hold every place.
+    static var isFetchingCredential: Bool { fetchingFor != nil }
+
     /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the
     /// field itself; after a rejection, sends it once more with a refreshed credential.
     public func intercept(
@@ -75,12 +79,23 @@ public struct Authentication: Middleware {
         else { return try await next(request) }
         let issued = try await authenticated(removing: []) { try await store.credential() }
         let response = try await next(request.adding(issued.credential, as: headerField))
-        guard let statusCode = response.1.statusCode, rejectionStatusCodes.contains(statusCode) else { return response }
+        guard let statusCode = response.1.statusCode, rejectionStatusCodes.contains(statusCode),
+            Self.isAnswer(response.1, from: url)
+        else { return response }
         let (refreshed, started) = try await authenticated(removing: [issued.credential]) {
             try await store.refresh(after: issued.generation)
         }
         if started { WebserviceEvent.report(.credentialRefreshed, for: request) }
         return try await next(request.adding(refreshed.credential, as: headerField))
+    }
+
+    /// Whether `head` came from the origin of `url`, to which the credential was sent.
+    ///
+    /// Another origin a redirect led to never got the credential, so it can't have rejected it. A response without a
+    /// URL is taken to come from `url`.
+    private static func isAnswer(_ head: ResponseHead, from url: URL) -> Bool {
+        guard let answered = head.response().url else { return true }
+        return Origin(answered) == Origin(url)
     }
 
     /// The result of `body`, a provider's error becoming ``WebserviceError/authentication(_:)`` without `secrets`.

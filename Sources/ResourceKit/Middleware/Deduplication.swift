@@ -7,8 +7,9 @@ import Synchronization
 
 /// Lets identical `GET` requests in flight at the same time share one exchange with the server: a ``Middleware``.
 ///
-/// Requests are identical when their URLs, all their header fields (credentials included) and their resources' body
-/// limits are; put it after ``Authentication``, so that the credential is among the fields compared. Every caller
+/// Requests are identical when they would send the same bytes through the same transport: their URLs, all their
+/// header fields (credentials included) and their resources' body limits are, and they go through one web service
+/// or its copies. Put it after ``Authentication``, so that the credential is among the fields compared. Every caller
 /// gets the shared result or error. A caller that is cancelled stops waiting at once; the shared request is cancelled
 /// only when every caller waiting for it is. See <doc:DeduplicatingRequests>.
 ///
@@ -18,20 +19,31 @@ import Synchronization
 ///
 /// It needs the `Synchronization` module's `Mutex`, hence macOS 15, iOS 18 or Linux.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-public struct Deduplication: Middleware {
+public struct Deduplication: PathAwareMiddleware {
     private let flights = Flights()
 
     /// Creates a middleware with no request in flight; copies share the requests in flight.
     public init() {}
 
-    /// Joins the identical request in flight, or sends `request` for every caller that joins it before it ends.
+    /// Sends `request` on unshared: called other than as one of a web service's ``Webservice/middleware``, it can't
+    /// tell where `next` leads, so it can't tell which loads would send the same bytes through the same transport.
     public func intercept(
         _ request: URLRequest,
         next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
     ) async throws -> (Data, ResponseHead) {
+        try await next(request)
+    }
+
+    /// Joins the identical request in flight along `path`, or sends `request` for every caller that joins it before
+    /// it ends.
+    func intercept(
+        _ request: URLRequest,
+        along path: LoadPath,
+        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+    ) async throws -> (Data, ResponseHead) {
         // A download or a caller's progress belongs to one load; it is never shared.
         guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, Transfer.chain == nil,
-            let key = Key(request)
+            let key = Key(request, along: path)
         else {
             return try await next(request)
         }
@@ -45,16 +57,17 @@ public struct Deduplication: Middleware {
         }
     }
 
-    /// A request as it is compared: its URL, its header fields (names in lowercase) and its load's body limit.
+    /// A request as it is compared: its URL, its header fields (names in lowercase), and the path its load takes
+    /// from here (web service, transport, body limit).
     private struct Key: Hashable {
         var url: URL
         var headers: [String: String]
-        var bodyLimit: Int?
+        var path: LoadPath
 
-        init?(_ request: URLRequest) {
+        init?(_ request: URLRequest, along path: LoadPath) {
             guard let url = request.url else { return nil }
             self.url = url
-            bodyLimit = Webservice.bodyLimit
+            self.path = path
             headers = Dictionary(
                 (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         }

@@ -52,10 +52,19 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// The requests loaded so far, to end the sequence where the next page would be one of them again.
         var visited: Set<Visit> = []
 
-        /// A request as far as a page depends on it: its method, body and URL.
+        /// A request as far as a page depends on it: its method, body and URL as sent, without the fragment.
         struct Visit: Hashable {
             var method: HTTPMethod<Data>
-            var url: URL?
+            var url: String?
+
+            init<A>(_ resource: Resource<A>) {
+                method = resource.method
+                // The fragment is never sent: `…/loop#1` and `…/loop#2` are one request. Cut at the first `#`, a byte.
+                url = URLRequest(resource: resource).url.map { url in
+                    let text = url.absoluteString.utf8
+                    return String(decoding: text.prefix { $0 != UInt8(ascii: "#") }, as: UTF8.self)
+                }
+            }
         }
 
         /// Loads the next page, or returns `nil` after the last one, an error or a next page that was loaded before.
@@ -67,8 +76,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
             pending = nil
             let resource = try upcoming.get()
             try Task.checkCancellation()
-            guard visited.insert(Visit(method: resource.method, url: URLRequest(resource: resource).url)).inserted
-            else { return nil }
+            guard visited.insert(Visit(resource)).inserted else { return nil }
             let (page, next) = try await pages.loader.load(Self.withNext(resource, pages.next))
             pending = next
             return page
@@ -92,7 +100,8 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// own, since the link is the whole URL; `nil` when there is none.
         ///
         /// A target on another origin than `resource`'s gets only the header fields known to carry no credential
-        /// (``isSafeHeader(_:extra:)``), as a redirect's does: the server chose it, not the caller. A link that isn't
+        /// (``isSafeHeader(_:extra:)``), as a redirect's does, and is marked to get none from any other layer either
+        /// (`sendsCredentials`): the server chose it, not the caller. A link that isn't
         /// followed, to anything but `http` or `https`, or to another origin for a request with a body, is
         /// ``WebserviceError/parsing(_:_:)`` of the response that carried it, so a sequence never ends early unnoticed.
         private static func linked(
@@ -113,6 +122,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
                         throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
                     }
                     next.headers = next.headers.filter { name, _ in isSafeHeader(name) }
+                    next.sendsCredentials = false
                 }
                 return .success(next)
             } catch {

@@ -67,6 +67,23 @@ public final class URLSessionTransport: TransfersFiles {
         addedHeaders = Self.additionalHeaders(of: session.configuration, adding: [:])
     }
 
+    /// Whether the session would add credentials to a request for `url` that the request can't leave out: header
+    /// fields of a caller's session that aren't safe (``isSafeHeader(_:extra:)``), or, on Linux, where
+    /// FoundationNetworking ignores `httpShouldHandleCookies`, cookies it holds for `url`.
+    func addsOwnCredentials(to url: URL) -> Bool {
+        let configuration = session.configuration
+        if (configuration.httpAdditionalHeaders ?? [:]).keys.contains(where: { !isSafeHeader("\($0)") }) {
+            return true
+        }
+        #if canImport(FoundationNetworking)
+            guard configuration.httpShouldSetCookies, let cookies = configuration.httpCookieStorage?.cookies(for: url)
+            else { return false }
+            return !cookies.isEmpty
+        #else
+            return false
+        #endif
+    }
+
     deinit {
         if ownsSession {
             session.finishTasksAndInvalidate()
@@ -83,9 +100,9 @@ public final class URLSessionTransport: TransfersFiles {
         try await data(for: request, limit: maxBodySize)
     }
 
-    private func data(for request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
+    private func data(for request: URLRequest, limit: Int?, adding: Bool = true) async throws -> (Data, URLResponse) {
         try request.requireHTTP()
-        let request = prepared(request)
+        let request = adding ? prepared(request) : request
         let transfer = Transfer.current
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
@@ -118,8 +135,8 @@ public final class URLSessionTransport: TransfersFiles {
 
     /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
     ///
-    /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too and this adds
-    /// nothing.
+    /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too, and sends them
+    /// through ``head(for:maxBodySize:)``, which doesn't add them again: a request without credentials stays so.
     func prepared(_ request: URLRequest) -> URLRequest {
         let fields = request.allHTTPHeaderFields ?? [:]
         let missing = addedHeaders.filter { added in !fields.keys.contains { sameHeaderName($0, added.key) } }
@@ -143,6 +160,14 @@ public final class URLSessionTransport: TransfersFiles {
             fields[name] = value as? String ?? String(describing: value)
         }
         return fields
+    }
+}
+
+extension URLSessionTransport: HeadTransport {
+    /// Sends `request` as it is, without ``addedHeaders``: ``Webservice`` set them, or took them off.
+    func head(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
+        let (body, response) = try await data(for: request, limit: maxBodySize, adding: false)
+        return (body, ResponseHead(response))
     }
 }
 

@@ -14,6 +14,21 @@ extension StubTransport {
         answering(.json("[]").delayed(by: 60))
     }
 
+    /// A server whose `…/token` endpoint answers anyone, and whose other endpoints answer `200` with `ok` to
+    /// ``tokenEndpointCredential`` only, and `401` otherwise: for credential providers that load their token.
+    static var behindTokenEndpoint: StubTransport {
+        answering(
+            .computed { request in
+                let accepted =
+                    request.url?.lastPathComponent == "token"
+                    || request.value(forHTTPHeaderField: "Authorization") == tokenEndpointCredential
+                return .status(accepted ? 200 : 401, body: Data("ok".utf8))
+            })
+    }
+
+    /// The credential ``behindTokenEndpoint`` accepts.
+    static let tokenEndpointCredential = "Bearer from-the-token-endpoint"
+
     /// Holds every request at `gate` until the test opens it for the URL's last path component, then answers `200`
     /// with that name as the body.
     ///
