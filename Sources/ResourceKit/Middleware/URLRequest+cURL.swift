@@ -42,7 +42,19 @@ extension URLRequest {
     }
 
     /// `text` in single quotes for a POSIX shell, each `'` in it closed, escaped and reopened.
+    ///
+    /// Matched on Unicode scalars, as a shell reads bytes: a `'` followed by a combining mark is one `Character`, which
+    /// `replacingOccurrences(of: "'")` would leave unescaped.
     private static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        var quoted = String.UnicodeScalarView(["'"])
+        for scalar in text.unicodeScalars {
+            if scalar == "'" {
+                quoted.append(contentsOf: #"'\''"#.unicodeScalars)
+            } else {
+                quoted.append(scalar)
+            }
+        }
+        quoted.append("'")
+        return String(quoted)
     }
 }
