@@ -32,7 +32,8 @@ import Testing
         if let cause = error.underlyingError { dump(cause, to: &underlying) }
         for form in [error.description, String(reflecting: error), error.localizedDescription, dumped, underlying] {
             for secret in Self.secrets {
-                #expect(!form.contains(secret), "\(secret) leaked into: \(form)", sourceLocation: sourceLocation)
+                #expect(
+                    !form.containsBytes(of: secret), "\(secret) leaked into: \(form)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -63,6 +64,17 @@ import Testing
         #expect(!(error.underlyingError is EchoingError))
         #expect(error.description.contains("REDACTED"))
         expectNoSecret(in: error)
+    }
+
+    /// `"x-auth-value\u{301}".contains("x-auth-value")` is false: the mark joins the last letter's `Character`.
+    @Test func aSecretFollowedByACombiningMarkIsRedactedToo() async throws {
+        struct EchoingError: Error {
+            var sentHeader: String
+        }
+        let error = try await failure(throwing: EchoingError(sentHeader: "X-Auth: x-auth-value\u{301}"))
+        #expect(!(error.underlyingError is EchoingError))
+        expectNoSecret(in: error)
+        #expect(!Redaction.scrub("é\u{301}t0ken\u{301}", removing: ["t0ken"]).containsBytes(of: "t0ken"))
     }
 
     @Test func errorThatShowsNoCredentialIsKeptAsItIs() async throws {

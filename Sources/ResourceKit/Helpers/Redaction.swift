@@ -72,7 +72,7 @@ package enum Redaction {
             secrets += (components.queryItems ?? []).compactMap { isCredentialName($0.name) ? $0.value : nil }
         }
         // Short values ("1", "on") would blank out unrelated text, and can't be told apart from it anyway.
-        return secrets.filter { $0.count >= 4 }
+        return secrets.filter { $0.unicodeScalars.count >= 4 }
     }
 
     /// `url` with its userinfo, credential query values and `secrets` replaced by ``mark``, or `nil` if the result
@@ -91,11 +91,8 @@ package enum Redaction {
         bytes = redactingAssignments(bytes)
         bytes = redactingAuthorizationSchemes(bytes)
         bytes = redactingJSONFields(bytes)
-        var scrubbed = String(decoding: bytes, as: UTF8.self)
-        for secret in secrets where scrubbed.contains(secret) {
-            scrubbed = scrubbed.replacingOccurrences(of: secret, with: mark)
-        }
-        return scrubbed
+        bytes = removing(secrets, from: bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `error` without credentials in any of its textual forms.
@@ -197,6 +194,22 @@ extension Redaction {
             }
         }
         return output
+    }
+
+    /// Replaces every occurrence of the UTF-8 bytes of `secrets` with ``mark``, the longest first where several start.
+    ///
+    /// On bytes, not `Character`s: `"tok\u{301}".contains("tok")` is false, as the mark joins the `k`'s `Character`.
+    private static func removing(_ secrets: [String], from bytes: [UInt8]) -> [UInt8] {
+        let secrets = secrets.map { Array($0.utf8) }.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        guard !secrets.isEmpty else { return bytes }
+        return replacingRuns(in: bytes) { index in
+            for secret in secrets where secret[0] == bytes[index] && index + secret.count <= bytes.count {
+                if bytes[index..<index + secret.count].elementsEqual(secret) {
+                    return (index + secret.count, markBytes)
+                }
+            }
+            return nil
+        }
     }
 
     /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``.
