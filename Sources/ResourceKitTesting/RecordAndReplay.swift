@@ -126,22 +126,8 @@ struct RecordedExchange: Codable {
         if let text = String(data: body, encoding: .utf8) {
             self.body = Redaction.scrub(text, removing: secrets)
         } else {
-            bodyBase64 = Self.scrubbed(body, removing: secrets).base64EncodedString()
+            bodyBase64 = Redaction.removing(secrets, from: body).base64EncodedString()
         }
-    }
-
-    /// `body` with the UTF-8 bytes of each of `secrets` replaced by those of `Redaction.mark`.
-    private static func scrubbed(_ body: Data, removing secrets: [String]) -> Data {
-        var body = body
-        let mark = Data(Redaction.mark.utf8)
-        for secret in secrets.map({ Data($0.utf8) }) {
-            var start = body.startIndex
-            while let range = body.range(of: secret, in: start..<body.endIndex) {
-                body.replaceSubrange(range, with: mark)
-                start = range.lowerBound + mark.count
-            }
-        }
-        return body
     }
 
     var bodyData: Data {

@@ -63,16 +63,56 @@ package enum Redaction {
         "assertion", "private",
     ].map { Array($0.utf8) }
 
-    /// The credentials `request` carries: the values of its unsafe header fields, its URL's user and password, and
-    /// its credential query values.
+    /// The credentials `request` carries: the values of its unsafe header fields and the credentials inside them
+    /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
+    /// values, each as it is and as the URL encodes it.
     package static func secrets(of request: URLRequest) -> [String] {
-        var secrets = (request.allHTTPHeaderFields ?? [:]).compactMap { isSafeHeader($0.key) ? nil : $0.value }
+        var secrets: [String?] = []
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where !isSafeHeader(name) {
+            secrets.append(value)
+            secrets += sameHeaderName(name, "Cookie") ? cookieValues(in: value) : credentials(inHeaderValue: value)
+        }
         if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
-            secrets += [components.user, components.password].compactMap { $0 }
-            secrets += (components.queryItems ?? []).compactMap { isCredentialName($0.name) ? $0.value : nil }
+            secrets += [components.user, components.password, components.percentEncodedUser]
+            secrets.append(components.percentEncodedPassword)
+            for items in [components.queryItems, components.percentEncodedQueryItems] {
+                secrets += (items ?? []).map { isCredentialName($0.name) ? $0.value : nil }
+            }
         }
         // Short values ("1", "on") would blank out unrelated text, and can't be told apart from it anyway.
-        return secrets.filter { $0.unicodeScalars.count >= 4 }
+        return Array(Set(secrets.compactMap { $0 }.filter { $0.unicodeScalars.count >= 4 }))
+    }
+
+    /// The values of the cookies of a `Cookie` field: `c00kie` and `dark` in `sid=c00kie; theme=dark`.
+    private static func cookieValues(in value: String) -> [String] {
+        value.unicodeScalars.split(separator: ";").compactMap { cookie in
+            cookie.firstIndex(of: "=").map { HTTPSyntax.unquoted(Substring(cookie[cookie.index(after: $0)...])) }
+        }
+    }
+
+    /// The credentials inside the value of a header field other than `Cookie`: what follows an authentication scheme
+    /// (`t0ken` in `Bearer t0ken`), the values of its parameters (`s1g` in `HMAC keyId="k", signature="s1g"`), and a
+    /// `Basic` credential's password.
+    private static func credentials(inHeaderValue value: String) -> [String] {
+        let scalars = value.unicodeScalars[...]
+        // A first word without `=` is a scheme; `Bearer abc==` has one too, as its word ends at the space.
+        var (scheme, rest) = ("", scalars)
+        if let space = scalars.firstIndex(of: " "), !scalars[..<space].contains("=") {
+            (scheme, rest) = (String(scalars[..<space]), scalars[scalars.index(after: space)...])
+        }
+        var credentials = [HTTPSyntax.unquoted(Substring(rest))]
+        for parameter in rest.split(separator: ",") {
+            guard let equals = parameter.firstIndex(of: "=") else { continue }
+            credentials.append(HTTPSyntax.unquoted(Substring(parameter[parameter.index(after: equals)...])))
+        }
+        if sameHeaderName(scheme, "Basic"), let decoded = Data(base64Encoded: credentials[0]) {
+            let userAndPassword = String(decoding: decoded, as: UTF8.self).unicodeScalars
+            credentials.append(String(userAndPassword))
+            if let colon = userAndPassword.firstIndex(of: ":") {
+                credentials.append(String(userAndPassword[userAndPassword.index(after: colon)...]))
+            }
+        }
+        return credentials
     }
 
     /// `url` with its userinfo, credential query values and `secrets` replaced by ``mark``, or `nil` if the result
@@ -194,6 +234,12 @@ extension Redaction {
             }
         }
         return output
+    }
+
+    /// `bytes` with every occurrence of the UTF-8 bytes of `secrets` replaced by ``mark``, the longest first where
+    /// several start: for bodies that aren't text.
+    package static func removing(_ secrets: [String], from bytes: Data) -> Data {
+        Data(removing(secrets, from: Array(bytes)))
     }
 
     /// Replaces every occurrence of the UTF-8 bytes of `secrets` with ``mark``, the longest first where several start.
