@@ -103,6 +103,26 @@ import Testing
         expectNoSecret(in: error)
     }
 
+    /// A server that echoes the failed request's credentials in its error body: a field the resource set, and the
+    /// credential ``Authentication`` added, followed by a combining mark or cut by the preview's limit.
+    @Test(arguments: [
+        (401, "bad key x-auth-value"), (403, "mw-t0ken-value\u{301} may not"),
+        (403, String(repeating: "a", count: 183) + " mw-t0ken-value"),
+    ])
+    func bodyPreviewsHideTheFailedRequestsOwnCredentials(status: Int, echo: String) async throws {
+        let server = StubTransport.answering(.status(status, body: Data(#"{"error": "\#(echo)"}"#.utf8)))
+        let authentication = Authentication(for: [Self.secretURL]) { _ in "Bearer mw-t0ken-value" }
+        let webservice = Webservice(transport: server, middleware: [authentication])
+        var resource = Resource<Data>(url: Self.secretURL)
+        resource.headers = ["X-Auth": "x-auth-value"]
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(error.statusCode == status)
+        for secret in ["x-auth-value", "mw-t0ken-value", "mw-t0"] {
+            #expect(!error.description.containsBytes(of: secret), "\(error.description)")
+        }
+        #expect(error.description.containsBytes(of: "RED"), "\(error.description)")
+    }
+
     @Test func bodyPreviewsCanBeTurnedOffForTheProcess() async throws {
         // The switch is process-wide, so it is flipped in a child process, away from the other tests.
         let error = WebserviceError.unacceptableStatus(.init(statusCode: 500, body: Data(#"{"e":"boom"}"#.utf8)))
