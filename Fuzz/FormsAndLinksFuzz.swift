@@ -6,7 +6,9 @@ import Foundation
 func fuzzLinkHeader(_ input: inout FuzzInput) {
     let base = URL(string: "https://api.example.com/" + input.line()) ?? URL(string: "https://api.example.com/")!
     let value = String(decoding: input.rest, as: UTF8.self)
-    check(LinkHeader.links(in: value).count <= value.filter { $0 == "<" }.count, "links from \(value.debugDescription)")
+    check(
+        LinkHeader.links(in: value).count <= value.unicodeScalars.filter { $0 == "<" }.count,
+        "links from \(value.debugDescription)")
     if let next = try? LinkHeader.target(of: "next", in: value, relativeTo: base) {
         check(
             ["http", "https"].contains(next.scheme?.lowercased()), "next link \(next) from \(value.debugDescription)")

@@ -45,18 +45,18 @@ public struct Deduplication: Middleware {
         }
     }
 
-    /// A request as it is compared: its URL, its header fields (names in lowercase) and its load's body limit.
+    /// A request as it is compared: its URL, its header fields as bytes (see
+    /// `keyBytes(excluding:)`) and its load's body limit.
     private struct Key: Hashable {
         var url: URL
-        var headers: [String: String]
+        var headers: [[UInt8]: [UInt8]]
         var bodyLimit: Int?
 
         init?(_ request: URLRequest) {
             guard let url = request.url else { return nil }
             self.url = url
             bodyLimit = Webservice.bodyLimit
-            headers = Dictionary(
-                (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+            headers = (request.allHTTPHeaderFields ?? [:]).keyBytes()
         }
     }
 
