@@ -164,6 +164,21 @@ import Testing
         }
     }
 
+    @Test(arguments: ["../ESCAPED", "/tmp/ESCAPED", "..", String(repeating: "LONG", count: 100)])
+    func everyFileLandsInsideTheDirectoryWhateverTheMethod(method: String) async throws {
+        try await withDirectory { parent in
+            let directory = parent.appendingPathComponent("recorded")
+            let server = StubTransport([.init("*", "/**", .json("[]"))])
+            var request = URLRequest(url: base.appendingPathComponent("a/../b"))
+            request.httpMethod = method
+            _ = try await RecordingTransport(server, to: directory).data(for: request)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["recorded"])
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 1 && files.allSatisfy { !$0.contains("..") && $0.utf8.count <= 255 }, "\(files)")
+            #expect(try await ReplayTransport(from: directory).data(for: request).0 == Data("[]".utf8))
+        }
+    }
+
     @Test func aLongNonASCIIPathRecordsAndReplays() async throws {
         try await withDirectory { directory in
             let request = URLRequest(url: base.appendingPathComponent(String(repeating: "語", count: 100)))
