@@ -238,7 +238,25 @@ extension WebserviceError {
     ///
     /// It is one switch for the whole process; see <doc:ErrorHandling>.
     public static var describesBodies: Bool {
-        get { BodyPreviewSwitch.isOn }
-        set { BodyPreviewSwitch.isOn = newValue }
+        get { bodyPreviews.value }
+        set { bodyPreviews.value = newValue }
+    }
+
+    /// The switch behind ``describesBodies``.
+    private static let bodyPreviews = ProcessWide(true)
+
+    /// The names of query items, form fields and JSON fields whose values are credentials, whatever their type:
+    /// `api_key`, `appid`, `password`, `pin`, …; add your API's own at launch.
+    ///
+    /// Names match in any letter case, with or without `_` and `-`. Descriptions, events, cURL commands and
+    /// recordings show `REDACTED` for their values; the list, and the rules beside it, are in
+    /// <doc:ErrorHandling#Redaction>. It is one list for the whole process.
+    ///
+    /// ```swift
+    /// WebserviceError.credentialNames.insert("partner_code")
+    /// ```
+    public static var credentialNames: Set<String> {
+        get { Redaction.names.value.given }
+        set { Redaction.names.value = Redaction.Names(newValue) }
     }
 }

@@ -191,4 +191,44 @@ import Testing
         #expect(error.description.contains("pageToken=p4ge&next_token=n3xt"), "\(error.description)")
         #expect(!error.description.contains("s3cr3t"))
     }
+
+    /// Names real APIs use for keys and one-time codes, in query strings and in bodies, whatever their value's type.
+    @Test(arguments: [
+        "https://api.example.com/weather?appid=0penweather&q=Paris",
+        "https://s3.example.com/x?access_key=acc3ss-key&page=2",
+        "https://westeurope.api.example.com/vision?subscription-key=az-subscr1ption",
+        #"{"pin": "1234", "user": "ada"}"#, #"{"pin": 1234, "user": "ada"}"#, #"{"otp": "987654"}"#,
+        #"{"mfa_code": 112233}"#, #"{"mfa_code": "112233"}"#, "otp=987654&user=ada",
+    ])
+    func widelyUsedCredentialNamesAreRedactedWhateverTheValuesType(text: String) {
+        let scrubbed = Redaction.scrub(text)
+        for secret in ["0penweather", "acc3ss-key", "az-subscr1ption", "1234", "987654", "112233"] {
+            #expect(!scrubbed.containsBytes(of: secret), "\(scrubbed)")
+        }
+        #expect(scrubbed.contains("REDACTED"))
+    }
+
+    /// The names are one process-wide list, so it is changed in a child process, away from the other tests.
+    @Test func aCallerAddsItsAPIsOwnCredentialNames() async throws {
+        let text = #"?x_partner_code=p4rtner&q=1 {"X-Partner-Code": 1234567, "pin": "1234"}"#
+        let child = try await ChildProcess.run("names") {
+            WebserviceError.credentialNames.insert("x_partner_code")
+            return Redaction.scrub(text)
+        }
+        guard let child else { return }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        #expect(child.result == #"?x_partner_code=REDACTED&q=1 {"X-Partner-Code": "REDACTED", "pin": "REDACTED"}"#)
+        #expect(Redaction.scrub(text).contains("p4rtner"), "not a credential name by default")
+    }
+
+    /// The built-in names are listed in one article, which must keep up with them.
+    @Test func theErrorHandlingArticleListsEveryBuiltInCredentialName() throws {
+        let article = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Sources/ResourceKit/ResourceKit.docc/ErrorHandling.md"),
+            encoding: .utf8)
+        for name in WebserviceError.credentialNames {
+            #expect(article.contains("`\(name)`"), "\(name) is not in ErrorHandling.md")
+        }
+    }
 }
