@@ -83,4 +83,12 @@ import Testing
                 "--data-binary", #"{"note":"\#(payload)"}"#,
             ])
     }
+
+    /// The body is shown from its first Unicode scalar: a combining mark that starts it is not dropped with a `&`.
+    @Test func aBodyThatStartsWithACombiningMarkIsShownWhole() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/notes")))
+        request.httpMethod = "POST"
+        request.httpBody = Data("\u{301}note".utf8)
+        #expect(try shellWords(of: request.cURLDescription).last.map { Array($0.utf8) } == Array("\u{301}note".utf8))
+    }
 }

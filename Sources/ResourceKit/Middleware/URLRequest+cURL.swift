@@ -31,8 +31,9 @@ extension URLRequest {
                     $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
                 })
             {
-                // A leading `&` makes a form body's first field a parameter that the redaction checks as well.
-                let scrubbed = Redaction.scrub("&" + text, removing: secrets).dropFirst()
+                // A leading `&` makes a form body's first field a parameter that the redaction checks as well; it
+                // is dropped as a scalar, since with a combining mark after it, it would be one `Character`.
+                let scrubbed = Redaction.scrub("&" + text, removing: secrets).unicodeScalars.dropFirst()
                 lines.append("--data-binary " + Self.shellQuoted(String(scrubbed)))
             } else {
                 lines.append("--data-binary @body  # \(body.count) bytes that are not plain UTF-8 text, not shown")
