@@ -218,10 +218,12 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
 }
 
 extension WebserviceError.Response: CustomReflectable {
-    /// The status code, the header fields with only harmless values shown, and the body.
+    /// The status code, the header fields with only harmless values shown (without the request's credentials), and the
+    /// body.
     public var customMirror: Mirror {
         let headers = headers.reduce(into: [String: String]()) { result, field in
-            result[field.key] = isSafeHeader(field.key) ? Redaction.scrub(field.value) : Redaction.mark
+            result[field.key] =
+                isSafeHeader(field.key) ? Redaction.scrub(field.value, removing: secrets) : Redaction.mark
         }
         return Mirror(
             self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])

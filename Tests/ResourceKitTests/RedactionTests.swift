@@ -110,15 +110,21 @@ import Testing
         (403, String(repeating: "a", count: 183) + " mw-t0ken-value"),
     ])
     func bodyPreviewsHideTheFailedRequestsOwnCredentials(status: Int, echo: String) async throws {
-        let server = StubTransport.answering(.status(status, body: Data(#"{"error": "\#(echo)"}"#.utf8)))
+        let server = StubTransport.answering(
+            .status(
+                status, headers: ["Content-Type": "application/json; echo=\(echo)"],
+                body: Data(#"{"error": "\#(echo)"}"#.utf8)))
         let authentication = Authentication(for: [Self.secretURL]) { _ in "Bearer mw-t0ken-value" }
         let webservice = Webservice(transport: server, middleware: [authentication])
         var resource = Resource<Data>(url: Self.secretURL)
         resource.headers = ["X-Auth": "x-auth-value"]
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect(error.statusCode == status)
+        var dumped = ""
+        dump(error, to: &dumped)
         for secret in ["x-auth-value", "mw-t0ken-value", "mw-t0"] {
             #expect(!error.description.containsBytes(of: secret), "\(error.description)")
+            #expect(!dumped.containsBytes(of: secret), "\(dumped)")
         }
         #expect(error.description.containsBytes(of: "RED"), "\(error.description)")
     }
