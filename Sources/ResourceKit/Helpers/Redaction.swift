@@ -66,9 +66,8 @@ package enum Redaction {
         "two_factor_code", "verification_code", "security_code", "backup_codes", "recovery_codes", "cvv", "cvc",
         // Keys and secrets: OpenWeatherMap's `appid`, AWS's `access_key`, Azure's `subscription-key`, ….
         "key", "keys", "api_key", "api_keys", "x_api_key", "app_key", "appid", "access_key", "secret_key",
-        "private_key",
-        "license_key", "consumer_key", "subscription_key", "ocp_apim_subscription_key", "secret", "secrets",
-        "client_secret", "code_verifier",
+        "private_key", "license_key", "consumer_key", "subscription_key", "ocp_apim_subscription_key", "secret",
+        "secrets", "client_secret", "code_verifier",
         // Tokens, signatures and sessions.
         "token", "tokens", "access_token", "refresh_token", "id_token", "auth_token", "session_token", "signature",
         "hmac", "credential", "credentials", "sid", "session_id", "phpsessid",
