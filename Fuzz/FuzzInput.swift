@@ -60,6 +60,23 @@ struct FuzzInput {
     }
 }
 
+/// `text` with a combining mark (U+0301) after each quote, backslash, line break, `;`, `,`, `=`, `<` and `>` when
+/// `marked` is true: Swift then reads each as part of another `Character`, where a parser of bytes still sees it.
+func withCombiningMarks(_ text: String, _ marked: Bool) -> String {
+    guard marked else { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        result.append(scalar)
+        if "'\"\\\r\n;,=<>".unicodeScalars.contains(scalar) { result.append("\u{301}") }
+    }
+    return String(result)
+}
+
+/// Whether the UTF-8 bytes of `part` occur in those of `text`: a match on bytes, as `contains` compares `Character`s.
+func containsBytes(_ text: String, _ part: String) -> Bool {
+    Data(text.utf8).range(of: Data(part.utf8)) != nil || part.isEmpty
+}
+
 /// Stops the fuzzer with `message` when an invariant doesn't hold; libFuzzer saves the input as a crash.
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     guard !condition else { return }

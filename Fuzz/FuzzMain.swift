@@ -16,6 +16,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "property-list": fuzzPropertyList,
     "link-header": fuzzLinkHeader,
     "multipart": fuzzMultipart,
+    "curl-command": fuzzCURLCommand,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

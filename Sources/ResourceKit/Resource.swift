@@ -163,7 +163,7 @@ public struct Resource<A>: Sendable {
             return http
         }
         guard acceptableStatusCodes.contains(statusCode) else {
-            let failure = WebserviceError.Response(try response(), body: data, attempts: head.attempts)
+            let failure = WebserviceError.Response(try response(), body: data, head: head)
             if let apiError = try? parseAPIError?(data) {
                 throw .apiError(apiError, failure)
             }
@@ -174,7 +174,7 @@ public struct Resource<A>: Sendable {
             return try parse(data, http)
         } catch {
             let failed = if let http { http } else { try response() }
-            throw .parsing(error, WebserviceError.Response(failed, body: data, attempts: head.attempts))
+            throw .parsing(error, WebserviceError.Response(failed, body: data, head: head))
         }
     }
 }

@@ -21,6 +21,9 @@ public struct ResponseHead: Sendable {
     public let statusCode: Int?
     /// The attempts the load made to get this response, counted by ``RetryPolicy``.
     var attempts = 1
+    /// The request this response answers as the transport got it, with the credentials middleware added: what an
+    /// error's description must not show of it.
+    var request: URLRequest?
     private let make: @Sendable () -> URLResponse
 
     /// The head of a response that is already built, such as one a stub returns.

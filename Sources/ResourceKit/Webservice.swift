@@ -362,22 +362,27 @@ public struct Webservice: Sendable {
     }
 
     /// Sends `request` through `transport` (as `headTransport` when it is one), with the body limited to
-    /// `maxBodySize` bytes when there is a limit.
+    /// `maxBodySize` bytes when there is a limit; the response's head keeps the request, whose credentials errors
+    /// then leave out.
     private static func send(
         _ request: URLRequest,
         through transport: any Transport,
         _ headTransport: (any HeadTransport)?,
         maxBodySize: Int?
     ) async throws -> (Data, ResponseHead) {
+        var (data, head): (Data, ResponseHead)
         if let headTransport {
-            return try await headTransport.head(for: request, maxBodySize: maxBodySize)
+            (data, head) = try await headTransport.head(for: request, maxBodySize: maxBodySize)
+        } else {
+            let (body, response) =
+                if let maxBodySize {
+                    try await transport.data(for: request, maxBodySize: maxBodySize)
+                } else {
+                    try await transport.data(for: request)
+                }
+            (data, head) = (body, ResponseHead(response))
         }
-        let (data, response) =
-            if let maxBodySize {
-                try await transport.data(for: request, maxBodySize: maxBodySize)
-            } else {
-                try await transport.data(for: request)
-            }
-        return (data, ResponseHead(response))
+        head.request = request
+        return (data, head)
     }
 }

@@ -49,6 +49,9 @@ public enum WebserviceError: Error, Sendable {
         public var body: Data
         /// The attempts the load made, the last of which got this response; more than 1 after ``RetryPolicy`` retried.
         public var attempts = 1
+        /// The credentials of the request that got this response, which descriptions replace wherever the server
+        /// echoed them.
+        var secrets: [String] = []
 
         /// Creates a response from its parts.
         public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
@@ -57,9 +60,12 @@ public enum WebserviceError: Error, Sendable {
             self.body = body
         }
 
-        init(_ response: HTTPURLResponse, body: Data, attempts: Int = 1) {
+        /// The response whose head is `head`, with the attempts it counted and the credentials of the request it
+        /// answers.
+        init(_ response: HTTPURLResponse, body: Data, head: ResponseHead? = nil) {
             self.init(statusCode: response.statusCode, headers: response.headerFields, body: body)
-            self.attempts = attempts
+            attempts = head?.attempts ?? 1
+            secrets = head?.request.map(Redaction.secrets(of:)) ?? []
         }
 
         /// The value of the header field `name`, matched in any letter case.
@@ -115,8 +121,11 @@ public enum WebserviceError: Error, Sendable {
 extension WebserviceError: CustomStringConvertible, LocalizedError {
     /// A one-line account of the failure for logs, with credentials redacted.
     public var description: String {
-        Redaction.scrub(unredactedDescription) + (attempts > 1 ? " (\(attempts) attempts)" : "")
+        Redaction.scrub(unredactedDescription, removing: secrets) + (attempts > 1 ? " (\(attempts) attempts)" : "")
     }
+
+    /// The credentials of the failed request, when a response to it arrived.
+    private var secrets: [String] { response?.secrets ?? [] }
 
     private var unredactedDescription: String {
         switch self {
@@ -126,10 +135,10 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The response was not an HTTP response (\(Self.count(body)))."
         case .unacceptableStatus(let response):
             "The server answered HTTP \(response.statusCode) with \(response.content)"
-                + (Self.preview(of: response.body).map { ": \($0)" } ?? ".")
+                + (Self.preview(of: response.body, removing: secrets).map { ": \($0)" } ?? ".")
         case .apiError(let error, let response):
             "The server answered HTTP \(response.statusCode) with \(type(of: error))"
-                + (Self.preview(of: response.body).map { ": \($0)" } ?? " (\(response.content)).")
+                + (Self.preview(of: response.body, removing: secrets).map { ": \($0)" } ?? " (\(response.content)).")
         case .parsing(let error, let response):
             "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(Self.explain(error))"
         case .encoding(let error):
@@ -153,18 +162,24 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
-    /// The start of a textual body on one line, for error bodies such as `{"error": "not found"}`.
-    private static func preview(of body: Data) -> String? {
-        guard describesBodies else { return nil }
-        let limit = min(body.count, 200)
-        // Cut at a character boundary: a UTF-8 character split by the limit has at most three bytes before it.
-        for length in stride(from: limit, to: max(limit - 4, 0), by: -1) {
-            if let text = String(data: body.prefix(length), encoding: .utf8) {
-                let line = String(text.map { $0.isWhitespace ? " " : $0 })
-                return length < body.count ? line + "…" : line
-            }
-        }
-        return nil
+    /// The start of a textual body on one line, for error bodies such as `{"error": "not found"}`, redacted before
+    /// it is cut, so that a credential the limit cuts doesn't show its first half.
+    private static func preview(of body: Data, removing secrets: [String]) -> String? {
+        let limit = 200
+        // Text if its first bytes are: a UTF-8 character split by the limit has at most three bytes before it.
+        guard describesBodies,
+            stride(from: min(body.count, limit), to: max(min(body.count, limit) - 4, 0), by: -1).contains(where: {
+                String(data: body.prefix($0), encoding: .utf8) != nil
+            })
+        else { return nil }
+        // The preview's bytes, and enough after them to end a credential that starts among them.
+        let window = body.prefix(limit + 1024 + secrets.map(\.utf8.count).reduce(0, max))
+        let redacted = Array(Redaction.scrub(String(decoding: window, as: UTF8.self), removing: secrets).utf8)
+        // Cut before a character's first byte, never after one of its continuation bytes (`10xxxxxx`).
+        var length = min(redacted.count, limit)
+        while length < redacted.count, length > 0, redacted[length] & 0xC0 == 0x80 { length -= 1 }
+        let line = String(String(decoding: redacted[..<length], as: UTF8.self).map { $0.isWhitespace ? " " : $0 })
+        return length < redacted.count || window.count < body.count ? line + "…" : line
     }
 
     /// Describes a `DecodingError` by its coding path and a `URLError` by its code and reason; other errors as they
@@ -203,10 +218,12 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
 }
 
 extension WebserviceError.Response: CustomReflectable {
-    /// The status code, the header fields with only harmless values shown, and the body.
+    /// The status code, the header fields with only harmless values shown (without the request's credentials), and the
+    /// body.
     public var customMirror: Mirror {
         let headers = headers.reduce(into: [String: String]()) { result, field in
-            result[field.key] = isSafeHeader(field.key) ? Redaction.scrub(field.value) : Redaction.mark
+            result[field.key] =
+                isSafeHeader(field.key) ? Redaction.scrub(field.value, removing: secrets) : Redaction.mark
         }
         return Mirror(
             self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
@@ -223,7 +240,25 @@ extension WebserviceError {
     ///
     /// It is one switch for the whole process; see <doc:ErrorHandling>.
     public static var describesBodies: Bool {
-        get { BodyPreviewSwitch.isOn }
-        set { BodyPreviewSwitch.isOn = newValue }
+        get { bodyPreviews.value }
+        set { bodyPreviews.value = newValue }
+    }
+
+    /// The switch behind ``describesBodies``.
+    private static let bodyPreviews = ProcessWide(true)
+
+    /// The names of query items, form fields and JSON fields whose values are credentials, whatever their type:
+    /// `api_key`, `appid`, `password`, `pin`, …; add your API's own at launch.
+    ///
+    /// Names match in any letter case, with or without `_` and `-`. Descriptions, events, cURL commands and
+    /// recordings show `REDACTED` for their values; the list, and the rules beside it, are in
+    /// <doc:ErrorHandling#Redaction>. It is one list for the whole process.
+    ///
+    /// ```swift
+    /// WebserviceError.credentialNames.insert("partner_code")
+    /// ```
+    public static var credentialNames: Set<String> {
+        get { Redaction.names.value.given }
+        set { Redaction.names.value = Redaction.Names(newValue) }
     }
 }

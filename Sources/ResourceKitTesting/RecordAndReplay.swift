@@ -126,22 +126,8 @@ struct RecordedExchange: Codable {
         if let text = String(data: body, encoding: .utf8) {
             self.body = Redaction.scrub(text, removing: secrets)
         } else {
-            bodyBase64 = Self.scrubbed(body, removing: secrets).base64EncodedString()
+            bodyBase64 = Redaction.removing(secrets, from: body).base64EncodedString()
         }
-    }
-
-    /// `body` with the UTF-8 bytes of each of `secrets` replaced by those of `Redaction.mark`.
-    private static func scrubbed(_ body: Data, removing secrets: [String]) -> Data {
-        var body = body
-        let mark = Data(Redaction.mark.utf8)
-        for secret in secrets.map({ Data($0.utf8) }) {
-            var start = body.startIndex
-            while let range = body.range(of: secret, in: start..<body.endIndex) {
-                body.replaceSubrange(range, with: mark)
-                start = range.lowerBound + mark.count
-            }
-        }
-        return body
     }
 
     var bodyData: Data {
@@ -163,18 +149,30 @@ struct RecordedExchange: Codable {
         request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }?.absoluteString ?? ""
     }
 
-    /// A file name that names the exchange and is the same in every run: the method, the path's ASCII letters and
-    /// digits (at most 80), a hash of the whole key, and the turn from the second on.
+    /// A file name that names the exchange and is the same in every run: the method (at most 20 characters), the
+    /// path (at most 80), a hash of the whole key, and the turn from the second on.
+    ///
+    /// The method and the path keep only their ASCII letters, digits, `_` and `-`, so the name is never a path (a
+    /// method `../x` would leave the directory) and stays within the file system's 255 bytes.
     var fileName: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: Swift's own hashing changes from run to run
         for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        let path = (URL(string: url)?.path ?? "").split(separator: "/").joined(separator: "_").prefix(80)
-        // ASCII only, so the name stays within the file system's 255 bytes.
-        let readable = String(
-            path.map { $0.isASCII && ($0.isLetter || $0.isNumber) || $0 == "_" || $0 == "-" ? $0 : "-" })
+        let path = Self.fileNamePart((URL(string: url)?.path ?? "").split(separator: "/").joined(separator: "_"), 80)
         let suffix = turn.map { $0 > 1 ? "-\($0)" : "" } ?? ""
-        return "\(method.uppercased())-\(readable.isEmpty ? "root" : readable)-\(String(hash, radix: 16))\(suffix).json"
+        let method = Self.fileNamePart(method, 20).uppercased()
+        return "\(method)-\(path.isEmpty ? "root" : path)-\(String(hash, radix: 16))\(suffix).json"
+    }
+
+    /// The first `limit` Unicode scalars of `text`, each that isn't an ASCII letter, digit, `_` or `-` replaced by `-`.
+    private static func fileNamePart(_ text: String, _ limit: Int) -> String {
+        let kept = text.unicodeScalars.prefix(limit).map { scalar -> Unicode.Scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": scalar
+            default: "-"
+            }
+        }
+        return String(String.UnicodeScalarView(kept))
     }
 }

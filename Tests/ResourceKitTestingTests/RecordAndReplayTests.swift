@@ -139,6 +139,46 @@ import Testing
         }
     }
 
+    /// A server that echoes the token of an `Authorization` field that ``Authentication`` added, a cookie's value and
+    /// a credential query value, in a text body or (after a byte that isn't UTF-8) a binary one.
+    @Test(arguments: [Data(), Data([0xFF])])
+    func theCredentialsInsideHeaderValuesAreReplacedWhereverTheyAppear(prefix: Data) async throws {
+        try await withDirectory { directory in
+            let echoed = "you sent tok-SECRET, COOKIE-ONE and k3y-SECRET"
+            let echo = StubTransport([.init("GET", "/echo", .status(200, body: prefix + Data(echoed.utf8)))])
+            let authentication = Authentication(for: [base]) { _ in "Bearer tok-SECRET" }
+            let webservice = Webservice(
+                transport: RecordingTransport(echo, to: directory), middleware: [authentication])
+            var resource = Resource<Data>(url: base.appendingPathComponent("echo"))
+            resource.queryItems = [URLQueryItem(name: "api_key", value: "k3y-SECRET")]
+            resource.headers["Cookie"] = "sid=COOKIE-ONE; theme=light"
+            #expect(try await webservice.load(resource) == prefix + Data(echoed.utf8))
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                let recorded = try Data(contentsOf: directory.appendingPathComponent(file))
+                let exchange = try #require(try JSONSerialization.jsonObject(with: recorded) as? [String: Any])
+                let body = try #require(
+                    (exchange["body"] as? String).map { Data($0.utf8) }
+                        ?? (exchange["bodyBase64"] as? String).flatMap { Data(base64Encoded: $0) })
+                #expect(body == prefix + Data("you sent REDACTED, REDACTED and REDACTED".utf8))
+            }
+        }
+    }
+
+    @Test(arguments: ["../ESCAPED", "/tmp/ESCAPED", "..", String(repeating: "LONG", count: 100)])
+    func everyFileLandsInsideTheDirectoryWhateverTheMethod(method: String) async throws {
+        try await withDirectory { parent in
+            let directory = parent.appendingPathComponent("recorded")
+            let server = StubTransport([.init("*", "/**", .json("[]"))])
+            var request = URLRequest(url: base.appendingPathComponent("a/../b"))
+            request.httpMethod = method
+            _ = try await RecordingTransport(server, to: directory).data(for: request)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["recorded"])
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 1 && files.allSatisfy { !$0.contains("..") && $0.utf8.count <= 255 }, "\(files)")
+            #expect(try await ReplayTransport(from: directory).data(for: request).0 == Data("[]".utf8))
+        }
+    }
+
     @Test func aLongNonASCIIPathRecordsAndReplays() async throws {
         try await withDirectory { directory in
             let request = URLRequest(url: base.appendingPathComponent(String(repeating: "語", count: 100)))

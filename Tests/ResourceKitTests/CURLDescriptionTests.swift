@@ -67,4 +67,28 @@ import Testing
         let description = request.cURLDescription
         #expect(description.hasSuffix("--data-binary 'client_secret=REDACTED&grant_type=refresh&password=REDACTED'"))
     }
+
+    /// A shell reads bytes: a `'` followed by a combining mark is one `Character` to Swift, and still a quote to it.
+    @Test func aQuoteFollowedByACombiningMarkStaysInsideItsWord() throws {
+        let payload = "it'\u{301}; echo INJECTED; echo '\u{301}"
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/notes")))
+        request.httpMethod = "POST"
+        request.setValue("text/plain; note=\(payload)", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"note":"\#(payload)"}"#.utf8)
+        let words = try shellWords(of: request.cURLDescription)
+        #expect(
+            words == [
+                "curl", "-X", "POST", "https://api.example.com/notes", "-H",
+                "Content-Type: text/plain; note=\(payload)",
+                "--data-binary", #"{"note":"\#(payload)"}"#,
+            ])
+    }
+
+    /// The body is shown from its first Unicode scalar: a combining mark that starts it is not dropped with a `&`.
+    @Test func aBodyThatStartsWithACombiningMarkIsShownWhole() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/notes")))
+        request.httpMethod = "POST"
+        request.httpBody = Data("\u{301}note".utf8)
+        #expect(try shellWords(of: request.cURLDescription).last.map { Array($0.utf8) } == Array("\u{301}note".utf8))
+    }
 }

@@ -54,11 +54,17 @@ import Testing
         other.headers["Authorization"] = "Bearer someone-else"
         var limited = Resource<Data>(url: baseURL)
         limited.maxBodySize = 5
+        // Equal strings to Swift, different bytes, and so different credentials.
+        var composed = Resource<Data>(url: baseURL)
+        composed.headers["Authorization"] = "Bearer caf\u{E9}"
+        var decomposed = Resource<Data>(url: baseURL)
+        decomposed.headers["Authorization"] = "Bearer cafe\u{301}"
         let resources = [
-            Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data())), limited,
+            Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data())), limited, composed,
+            decomposed,
         ]
         let tasks = resources.map { resource in Task { try await webservice.load(resource) } }
-        try await eventually("four requests reached the transport") { await stalling.requests.count == 4 }
+        try await eventually("six requests reached the transport") { await stalling.requests.count == 6 }
         for task in tasks { task.cancel() }
     }
 

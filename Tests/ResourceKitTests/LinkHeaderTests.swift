@@ -22,6 +22,11 @@ import Testing
         (#"</v2/items?page=2>; REL="Next Last""#, "https://api.example.com/v2/items?page=2"),
         (#"<https://cdn.example.com/a,b?page=2>; title="x, y"; rel="next""#, "https://cdn.example.com/a,b?page=2"),
         (#"<https://api.example.com/items?page=2> ; rel = "next""#, "https://api.example.com/items?page=2"),
+        // A quote followed by a combining mark still ends the quoted string, as it does for a parser of bytes.
+        (
+            "<https://api.example.com/items?page=1>; title=\"x\"\u{301}, <https://api.example.com/items?page=2>; rel=next",
+            "https://api.example.com/items?page=2"
+        ),
     ])
     func relativeTargetsQuotingCaseAndCommasAreRead(value: String, url: String) throws {
         #expect(try next(value) == url)

@@ -62,6 +62,21 @@ import Testing
         #expect(!body.contains("\r\nX-Injected"))
     }
 
+    /// A `"` followed by a combining mark is one `Character` to Swift, and still a quote to a form parser.
+    @Test func aQuoteFollowedByACombiningMarkIsEscapedToo() throws {
+        let (body, _) = try encode([
+            .field("bio\"\u{301}; filename=\"evil.sh", "text"),
+            .file("f", filename: "a\"\u{301}; name=\"admin\r\u{301}", contentType: "text/plain", data: Data()),
+        ])
+        let dispositions = body.split(separator: "\r\n").filter { $0.hasPrefix("Content-Disposition") }
+        #expect(
+            dispositions.map { Array($0.utf8) }
+                == [
+                    #"Content-Disposition: form-data; name="bio%22\#u{301}; filename=%22evil.sh""#,
+                    #"Content-Disposition: form-data; name="f"; filename="a%22\#u{301}; name=%22admin%0D\#u{301}""#,
+                ].map { Array($0.utf8) })
+    }
+
     @Test func aFilePartIsReadFromDiskWhenTheResourceIsCreated() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("notes.txt")

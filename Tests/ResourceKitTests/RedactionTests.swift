@@ -32,7 +32,8 @@ import Testing
         if let cause = error.underlyingError { dump(cause, to: &underlying) }
         for form in [error.description, String(reflecting: error), error.localizedDescription, dumped, underlying] {
             for secret in Self.secrets {
-                #expect(!form.contains(secret), "\(secret) leaked into: \(form)", sourceLocation: sourceLocation)
+                #expect(
+                    !form.containsBytes(of: secret), "\(secret) leaked into: \(form)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -65,6 +66,17 @@ import Testing
         expectNoSecret(in: error)
     }
 
+    /// `"x-auth-value\u{301}".contains("x-auth-value")` is false: the mark joins the last letter's `Character`.
+    @Test func aSecretFollowedByACombiningMarkIsRedactedToo() async throws {
+        struct EchoingError: Error {
+            var sentHeader: String
+        }
+        let error = try await failure(throwing: EchoingError(sentHeader: "X-Auth: x-auth-value\u{301}"))
+        #expect(!(error.underlyingError is EchoingError))
+        expectNoSecret(in: error)
+        #expect(!Redaction.scrub("é\u{301}t0ken\u{301}", removing: ["t0ken"]).containsBytes(of: "t0ken"))
+    }
+
     @Test func errorThatShowsNoCredentialIsKeptAsItIs() async throws {
         struct Harmless: Error {
             var reason = "disk full"
@@ -89,6 +101,32 @@ import Testing
         let error = WebserviceError.unacceptableStatus(.init(statusCode: 401, body: body))
         #expect(error.description.contains(#""error": "expired""#))
         expectNoSecret(in: error)
+    }
+
+    /// A server that echoes the failed request's credentials in its error body: a field the resource set, and the
+    /// credential ``Authentication`` added, followed by a combining mark or cut by the preview's limit.
+    @Test(arguments: [
+        (401, "bad key x-auth-value"), (403, "mw-t0ken-value\u{301} may not"),
+        (403, String(repeating: "a", count: 183) + " mw-t0ken-value"),
+    ])
+    func bodyPreviewsHideTheFailedRequestsOwnCredentials(status: Int, echo: String) async throws {
+        let server = StubTransport.answering(
+            .status(
+                status, headers: ["Content-Type": "application/json; echo=\(echo)"],
+                body: Data(#"{"error": "\#(echo)"}"#.utf8)))
+        let authentication = Authentication(for: [Self.secretURL]) { _ in "Bearer mw-t0ken-value" }
+        let webservice = Webservice(transport: server, middleware: [authentication])
+        var resource = Resource<Data>(url: Self.secretURL)
+        resource.headers = ["X-Auth": "x-auth-value"]
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(error.statusCode == status)
+        var dumped = ""
+        dump(error, to: &dumped)
+        for secret in ["x-auth-value", "mw-t0ken-value", "mw-t0"] {
+            #expect(!error.description.containsBytes(of: secret), "\(error.description)")
+            #expect(!dumped.containsBytes(of: secret), "\(dumped)")
+        }
+        #expect(error.description.containsBytes(of: "RED"), "\(error.description)")
     }
 
     @Test func bodyPreviewsCanBeTurnedOffForTheProcess() async throws {
@@ -158,5 +196,45 @@ import Testing
         let error = WebserviceError.transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text]))
         #expect(error.description.contains("pageToken=p4ge&next_token=n3xt"), "\(error.description)")
         #expect(!error.description.contains("s3cr3t"))
+    }
+
+    /// Names real APIs use for keys and one-time codes, in query strings and in bodies, whatever their value's type.
+    @Test(arguments: [
+        "https://api.example.com/weather?appid=0penweather&q=Paris",
+        "https://s3.example.com/x?access_key=acc3ss-key&page=2",
+        "https://westeurope.api.example.com/vision?subscription-key=az-subscr1ption",
+        #"{"pin": "1234", "user": "ada"}"#, #"{"pin": 1234, "user": "ada"}"#, #"{"otp": "987654"}"#,
+        #"{"mfa_code": 112233}"#, #"{"mfa_code": "112233"}"#, "otp=987654&user=ada",
+    ])
+    func widelyUsedCredentialNamesAreRedactedWhateverTheValuesType(text: String) {
+        let scrubbed = Redaction.scrub(text)
+        for secret in ["0penweather", "acc3ss-key", "az-subscr1ption", "1234", "987654", "112233"] {
+            #expect(!scrubbed.containsBytes(of: secret), "\(scrubbed)")
+        }
+        #expect(scrubbed.contains("REDACTED"))
+    }
+
+    /// The names are one process-wide list, so it is changed in a child process, away from the other tests.
+    @Test func aCallerAddsItsAPIsOwnCredentialNames() async throws {
+        let text = #"?x_partner_code=p4rtner&q=1 {"X-Partner-Code": 1234567, "pin": "1234"}"#
+        let child = try await ChildProcess.run("names") {
+            WebserviceError.credentialNames.insert("x_partner_code")
+            return Redaction.scrub(text)
+        }
+        guard let child else { return }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        #expect(child.result == #"?x_partner_code=REDACTED&q=1 {"X-Partner-Code": "REDACTED", "pin": "REDACTED"}"#)
+        #expect(Redaction.scrub(text).contains("p4rtner"), "not a credential name by default")
+    }
+
+    /// The built-in names are listed in one article, which must keep up with them.
+    @Test func theErrorHandlingArticleListsEveryBuiltInCredentialName() throws {
+        let article = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Sources/ResourceKit/ResourceKit.docc/ErrorHandling.md"),
+            encoding: .utf8)
+        for name in WebserviceError.credentialNames {
+            #expect(article.contains("`\(name)`"), "\(name) is not in ErrorHandling.md")
+        }
     }
 }

@@ -261,6 +261,7 @@ import Testing
         ["Cache-Control": "max-age=soon"],
         ["Cache-Control": "max-age=60", "Age": "60"],
         ["Cache-Control": "no-store, max-age=60"],
+        ["Cache-Control": "max-age=60, no-store,\u{301}"],
         ["Cache-Control": "max-age=60, no-cache"],
         ["Cache-Control": "no-cache=\"Set-Cookie\", max-age=60"],
         ["Cache-Control": "max-age=60", "Vary": "*"],
@@ -376,6 +377,13 @@ import Testing
         let bob = session.webservice(adding: agent.merging(["Authorization": "Bearer bob"]) { $1 }, cache: cache)
         await #expect(throws: WebserviceError.self) { try await load(resource, with: bob) }
         #expect(await server.count == 2)
+    }
+
+    /// `"caf\u{E9}" == "cafe\u{301}"` for Swift, but they are different bytes, and so different credentials.
+    @Test func credentialsThatAreEqualStringsButDifferentBytesDontShareAResponse() async throws {
+        let service = service()
+        #expect(try await load(numbered(headers: ["Authorization": "Bearer caf\u{E9}"]), with: service) == "1")
+        #expect(try await load(numbered(headers: ["Authorization": "Bearer cafe\u{301}"]), with: service) == "2")
     }
 
     @Test func headerNamesAreMatchedWhateverTheirCase() async throws {

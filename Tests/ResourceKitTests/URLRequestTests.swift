@@ -34,6 +34,14 @@ import Testing
         #expect(request.allHTTPHeaderFields == ["Accept": "application/json"])
     }
 
+    /// `"X-\u{212A}ind".lowercased()` is `"x-kind"`: the Kelvin sign lowercases to `k`, but it isn't that name.
+    @Test func aRedirectToAnotherOriginDropsAFieldWhoseNameIsSafeOnlyOnceUnicodeLowercasesIt() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://elsewhere.example/")))
+        request.setValue("s3cret", forHTTPHeaderField: "X-\u{212A}ind")
+        let redirected = request.redirected(from: URLRequest(url: baseURL), extraSafeHeaders: ["x-kind"])
+        #expect(redirected.allHTTPHeaderFields?.isEmpty != false, "\(redirected.allHTTPHeaderFields ?? [:])")
+    }
+
     @Test func headerFieldsKeepTheirNamesAsWritten() {
         let resource = Resource<Data>(url: baseURL, headers: ["X-Request-ID": "7", "accept": "text/csv"]) { $0 }
         #expect(URLRequest(resource: resource).allHTTPHeaderFields == ["X-Request-ID": "7", "accept": "text/csv"])

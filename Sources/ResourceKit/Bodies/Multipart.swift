@@ -43,8 +43,19 @@ enum Multipart {
     }
 
     /// A name or file name for a quoted parameter: `"`, CR and LF percent-encoded, everything else as it is.
+    ///
+    /// Matched on Unicode scalars, as a form parser reads bytes: a `"` followed by a combining mark is one `Character`,
+    /// which `replacingOccurrences(of: "\"")` would leave as it is, ending the parameter early.
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped.append(contentsOf: "%22".unicodeScalars)
+            case "\r": escaped.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "%0A".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

@@ -23,10 +23,11 @@ struct CacheControl: Equatable {
     /// - Parameter value: The field's value; `nil` when the field is missing.
     init(_ value: String?) {
         guard let value else { return }
-        for directive in value.split(separator: ",") {
+        // On Unicode scalars, as HTTP is bytes: a `,` followed by a combining mark still ends a directive.
+        for directive in value.unicodeScalars.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
-            let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            let argument = parts.count == 2 ? HTTPSyntax.unquoted(parts[1]) : nil
+            let name = parts.first.map { asciiLowercased(String(HTTPSyntax.trimmed($0))) } ?? ""
+            let argument = parts.count == 2 ? HTTPSyntax.unquoted(Substring(parts[1])) : nil
             switch name {
             case "no-store": noStore = true
             case "no-cache": noCache = true

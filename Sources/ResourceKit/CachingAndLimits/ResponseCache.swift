@@ -190,25 +190,23 @@ extension ResponseCache {
         }
     }
 
-    /// What a stored response is found by: the URL and the request's header fields, names in lowercase.
+    /// What a stored response is found by: the URL and the request's header fields but `Cache-Control`, as bytes
+    /// (see `keyBytes(excluding:)`).
     private struct Key: Hashable {
         var url: String
-        var headers: [String: String]
+        var headers: [[UInt8]: [UInt8]]
 
         /// The key for a `GET` request, or `nil` for any other method or a request without a URL.
         init?(_ request: URLRequest) {
             guard (request.httpMethod ?? "GET") == "GET", let url = request.url else { return nil }
+            // A URL's text is ASCII: URL percent-encodes the rest.
             self.url = url.absoluteString
-            var headers: [String: String] = [:]
-            for (name, value) in request.allHTTPHeaderFields ?? [:] where name.lowercased() != "cache-control" {
-                headers[name.lowercased()] = value
-            }
-            self.headers = headers
+            headers = (request.allHTTPHeaderFields ?? [:]).keyBytes(excluding: "Cache-Control")
         }
 
         /// The bytes of the URL and the header fields' text.
         var byteCount: Int {
-            url.utf8.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+            url.utf8.count + headers.reduce(0) { $0 + $1.key.count + $1.value.count }
         }
     }
 

@@ -27,20 +27,31 @@ enum HTTPSyntax {
 
     /// A header parameter's value without surrounding whitespace, and, when it is a quoted string, without its quotes
     /// and backslash escapes (RFC 9110 §5.6.4).
+    ///
+    /// Read on Unicode scalars, as HTTP is bytes: a `"` or `\\` followed by a combining mark is one `Character`, but
+    /// still a quote or an escape.
     static func unquoted(_ value: some StringProtocol) -> String {
-        let value = value.trimmingCharacters(in: .whitespaces)
-        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
-        var result = ""
+        let value = trimmed(Substring(value).unicodeScalars)
+        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return String(value) }
+        var result = String.UnicodeScalarView()
         var escaped = false
-        for character in value.dropFirst().dropLast() {
-            if !escaped, character == "\\" {
+        for scalar in value.dropFirst().dropLast() {
+            if !escaped, scalar == "\\" {
                 escaped = true
             } else {
-                result.append(character)
+                result.append(scalar)
                 escaped = false
             }
         }
-        return result
+        return String(result)
+    }
+
+    /// `scalars` without the spaces and tabs around them: HTTP's optional whitespace.
+    static func trimmed(_ scalars: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" }
+        var trimmed = scalars.drop(while: isSpace)
+        while let last = trimmed.last, isSpace(last) { trimmed.removeLast() }
+        return trimmed
     }
 }
 

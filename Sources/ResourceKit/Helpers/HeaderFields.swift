@@ -20,10 +20,20 @@ let safeHeaderNames: Set<String> = [
 let defaultUserAgent = "ResourceKit/0.1"
 
 /// Whether a header field with this name is known to carry no credential: on ``safeHeaderNames``, or among the
-/// lowercased `extra` names a caller declared safe.
+/// `extra` names, in ASCII lowercase (``asciiLowercased(_:)``), that a caller declared safe.
 package func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
-    let name = name.lowercased()
+    let name = asciiLowercased(name)
     return safeHeaderNames.contains(name) || extra.contains(name)
+}
+
+/// `text` with its ASCII letters in lowercase and nothing else changed, as HTTP compares names.
+///
+/// Unlike `lowercased()`, which turns the Kelvin sign in `X-\u{212A}ey` into the `k` of `x-key`, a name another
+/// one.
+func asciiLowercased(_ text: String) -> String {
+    String(
+        decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self
+    )
 }
 
 extension URLRequest {
@@ -118,6 +128,19 @@ func sameHeaderName(_ name: String, _ other: String) -> Bool {
 }
 
 extension Dictionary where Key == String, Value == String {
+    /// These fields as a cache or a deduplication key compares them: names in ASCII lowercase, names and values as
+    /// UTF-8 bytes, `excluded` left out.
+    ///
+    /// Bytes, because equal strings can be different bytes: `"caf\u{E9}" == "cafe\u{301}"`, but a server gets them as
+    /// two credentials.
+    func keyBytes(excluding excluded: String? = nil) -> [[UInt8]: [UInt8]] {
+        var key: [[UInt8]: [UInt8]] = [:]
+        for (name, value) in self where excluded.map({ !sameHeaderName(name, $0) }) ?? true {
+            key[Array(asciiLowercased(name).utf8)] = Array(value.utf8)
+        }
+        return key
+    }
+
     /// These fields plus `Accept: mediaType` and, when a body is sent, `Content-Type` of `mediaType`, each unless the
     /// fields name it already (in any letter case): the defaults of the JSON and property-list formats.
     func addingFormatDefaults(_ mediaType: String, sendsBody: Bool) -> [String: String] {

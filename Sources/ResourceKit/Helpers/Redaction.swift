@@ -11,12 +11,12 @@ package enum Redaction {
     /// What a credential is replaced with.
     package static let mark = "REDACTED"
 
-    /// Whether a query item, form or JSON field with this name holds a credential, such as `access_token`,
-    /// `api_key`, `sig` or `password`.
-    static func isCredentialName(_ name: some StringProtocol) -> Bool {
+    /// Whether a query item, form or JSON field with this name holds a credential: one of `names` (`api_key`,
+    /// `password`, `pin`, …), or a name with a credential word (`access_token`, `x-sig`) that isn't a page cursor.
+    static func isCredentialName(_ name: some StringProtocol, in names: Names) -> Bool {
+        if isCredentialFieldName(name, in: names) { return true }
         // ASCII case folding on bytes: this runs for every `name=` in a text, so it avoids Foundation's string search.
         let folded = name.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
-        if folded.elementsEqual("key".utf8) { return true }
         let hasCredentialWord = credentialWords.contains { word in
             folded.count >= word.count
                 && (0...(folded.count - word.count)).contains { folded[$0..<$0 + word.count].elementsEqual(word) }
@@ -24,10 +24,11 @@ package enum Redaction {
         return hasCredentialWord && !paginationTokens.contains(bare(name))
     }
 
-    /// Whether a JSON field with this name holds nothing but credentials, whatever its value's type: `api_key`,
-    /// `password` or `tokens`, but not `prompt_tokens` or `author_id`, which hold a count or an identifier.
-    static func isCredentialFieldName(_ name: some StringProtocol) -> Bool {
-        credentialFieldNames.contains(bare(name))
+    /// Whether a JSON field with this name holds nothing but credentials, whatever its value's type: one of `names`,
+    /// such as `api_key`, `pin` or `tokens`, but not `prompt_tokens` or `author_id`, which hold a count or an
+    /// identifier.
+    static func isCredentialFieldName(_ name: some StringProtocol, in names: Names) -> Bool {
+        names.matched.contains(bare(name))
     }
 
     /// `name`'s bytes in ASCII lowercase without `_` and `-`, as the name sets below hold them: `Page_Token` is
@@ -42,13 +43,35 @@ package enum Redaction {
         }
     }
 
-    /// The names of ``isCredentialFieldName(_:)``, in lowercase without `_` and `-`.
-    private static let credentialFieldNames: Set<[UInt8]> = Set(
-        [
-            "password", "passwd", "pwd", "passcode", "pin", "otp", "secret", "secrets", "clientsecret", "key", "keys",
-            "apikey", "apikeys", "privatekey", "token", "tokens", "accesstoken", "refreshtoken", "idtoken", "authtoken",
-            "sessiontoken", "credential", "credentials", "signature", "backupcodes", "recoverycodes",
-        ].map { Array($0.utf8) })
+    /// The names whose values are credentials, whatever their type, as ``WebserviceError/credentialNames`` holds them
+    /// and as they are matched: in ASCII lowercase without `_` and `-`.
+    struct Names: Sendable {
+        let given: Set<String>
+        let matched: Set<[UInt8]>
+
+        init(_ given: Set<String>) {
+            self.given = given
+            matched = Set(given.map(Redaction.bare))
+        }
+    }
+
+    /// ``WebserviceError/credentialNames``, the built-in ones unless a caller changed them.
+    static let names = ProcessWide(Names(builtInCredentialNames))
+
+    /// The names that hold credentials in real APIs, whatever their value's type: the built-in
+    /// ``WebserviceError/credentialNames``, listed in <doc:ErrorHandling#Redaction> too.
+    static let builtInCredentialNames: Set<String> = [
+        // Passwords and one-time codes.
+        "password", "passwd", "pwd", "passphrase", "passcode", "pin", "otp", "totp", "otp_code", "mfa_code",
+        "two_factor_code", "verification_code", "security_code", "backup_codes", "recovery_codes", "cvv", "cvc",
+        // Keys and secrets: OpenWeatherMap's `appid`, AWS's `access_key`, Azure's `subscription-key`, ….
+        "key", "keys", "api_key", "api_keys", "x_api_key", "app_key", "appid", "access_key", "secret_key",
+        "private_key", "license_key", "consumer_key", "subscription_key", "ocp_apim_subscription_key", "secret",
+        "secrets", "client_secret", "code_verifier",
+        // Tokens, signatures and sessions.
+        "token", "tokens", "access_token", "refresh_token", "id_token", "auth_token", "session_token", "signature",
+        "hmac", "credential", "credentials", "sid", "session_id", "phpsessid",
+    ]
 
     /// The names with a credential word that are known to name a page cursor instead, such as `pageToken`.
     ///
@@ -63,16 +86,57 @@ package enum Redaction {
         "assertion", "private",
     ].map { Array($0.utf8) }
 
-    /// The credentials `request` carries: the values of its unsafe header fields, its URL's user and password, and
-    /// its credential query values.
+    /// The credentials `request` carries: the values of its unsafe header fields and the credentials inside them
+    /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
+    /// values, each as it is and as the URL encodes it.
     package static func secrets(of request: URLRequest) -> [String] {
-        var secrets = (request.allHTTPHeaderFields ?? [:]).compactMap { isSafeHeader($0.key) ? nil : $0.value }
+        var secrets: [String?] = []
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where !isSafeHeader(name) {
+            secrets.append(value)
+            secrets += sameHeaderName(name, "Cookie") ? cookieValues(in: value) : credentials(inHeaderValue: value)
+        }
         if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
-            secrets += [components.user, components.password].compactMap { $0 }
-            secrets += (components.queryItems ?? []).compactMap { isCredentialName($0.name) ? $0.value : nil }
+            secrets += [components.user, components.password, components.percentEncodedUser]
+            secrets.append(components.percentEncodedPassword)
+            let names = names.value
+            for items in [components.queryItems, components.percentEncodedQueryItems] {
+                secrets += (items ?? []).map { isCredentialName($0.name, in: names) ? $0.value : nil }
+            }
         }
         // Short values ("1", "on") would blank out unrelated text, and can't be told apart from it anyway.
-        return secrets.filter { $0.count >= 4 }
+        return Array(Set(secrets.compactMap { $0 }.filter { $0.unicodeScalars.count >= 4 }))
+    }
+
+    /// The values of the cookies of a `Cookie` field: `c00kie` and `dark` in `sid=c00kie; theme=dark`.
+    private static func cookieValues(in value: String) -> [String] {
+        value.unicodeScalars.split(separator: ";").compactMap { cookie in
+            cookie.firstIndex(of: "=").map { HTTPSyntax.unquoted(Substring(cookie[cookie.index(after: $0)...])) }
+        }
+    }
+
+    /// The credentials inside the value of a header field other than `Cookie`: what follows an authentication scheme
+    /// (`t0ken` in `Bearer t0ken`), the values of its parameters (`s1g` in `HMAC keyId="k", signature="s1g"`), and a
+    /// `Basic` credential's password.
+    private static func credentials(inHeaderValue value: String) -> [String] {
+        let scalars = value.unicodeScalars[...]
+        // A first word without `=` is a scheme; `Bearer abc==` has one too, as its word ends at the space.
+        var (scheme, rest) = ("", scalars)
+        if let space = scalars.firstIndex(of: " "), !scalars[..<space].contains("=") {
+            (scheme, rest) = (String(scalars[..<space]), scalars[scalars.index(after: space)...])
+        }
+        var credentials = [HTTPSyntax.unquoted(Substring(rest))]
+        for parameter in rest.split(separator: ",") {
+            guard let equals = parameter.firstIndex(of: "=") else { continue }
+            credentials.append(HTTPSyntax.unquoted(Substring(parameter[parameter.index(after: equals)...])))
+        }
+        if sameHeaderName(scheme, "Basic"), let decoded = Data(base64Encoded: credentials[0]) {
+            let userAndPassword = String(decoding: decoded, as: UTF8.self).unicodeScalars
+            credentials.append(String(userAndPassword))
+            if let colon = userAndPassword.firstIndex(of: ":") {
+                credentials.append(String(userAndPassword[userAndPassword.index(after: colon)...]))
+            }
+        }
+        return credentials
     }
 
     /// `url` with its userinfo, credential query values and `secrets` replaced by ``mark``, or `nil` if the result
@@ -88,15 +152,13 @@ package enum Redaction {
     /// `secrets`.
     package static func scrub(_ text: String, removing secrets: [String] = []) -> String {
         var bytes = Array(text.utf8)
+        let names = names.value
         bytes = redactingUserinfo(bytes)
-        bytes = redactingAssignments(bytes)
+        bytes = redactingAssignments(bytes, names: names)
         bytes = redactingAuthorizationSchemes(bytes)
-        bytes = redactingJSONFields(bytes)
-        var scrubbed = String(decoding: bytes, as: UTF8.self)
-        for secret in secrets where scrubbed.contains(secret) {
-            scrubbed = scrubbed.replacingOccurrences(of: secret, with: mark)
-        }
-        return scrubbed
+        bytes = redactingJSONFields(bytes, names: names)
+        bytes = removing(secrets, from: bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `error` without credentials in any of its textual forms.
@@ -200,6 +262,28 @@ extension Redaction {
         return output
     }
 
+    /// `bytes` with every occurrence of the UTF-8 bytes of `secrets` replaced by ``mark``, the longest first where
+    /// several start: for bodies that aren't text.
+    package static func removing(_ secrets: [String], from bytes: Data) -> Data {
+        Data(removing(secrets, from: Array(bytes)))
+    }
+
+    /// Replaces every occurrence of the UTF-8 bytes of `secrets` with ``mark``, the longest first where several start.
+    ///
+    /// On bytes, not `Character`s: `"tok\u{301}".contains("tok")` is false, as the mark joins the `k`'s `Character`.
+    private static func removing(_ secrets: [String], from bytes: [UInt8]) -> [UInt8] {
+        let secrets = secrets.map { Array($0.utf8) }.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        guard !secrets.isEmpty else { return bytes }
+        return replacingRuns(in: bytes) { index in
+            for secret in secrets where secret[0] == bytes[index] && index + secret.count <= bytes.count {
+                if bytes[index..<index + secret.count].elementsEqual(secret) {
+                    return (index + secret.count, markBytes)
+                }
+            }
+            return nil
+        }
+    }
+
     /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``.
     private static func redactingUserinfo(_ bytes: [UInt8]) -> [UInt8] {
         replacingRuns(in: bytes) { index in
@@ -220,7 +304,7 @@ extension Redaction {
 
     /// Replaces the value of every `name=value` whose name is a credential's and which follows `?`, `&`, `;`, `#`,
     /// the start of a word or the start of the text, such as `?access_token=…` or a form body `password=…`.
-    private static func redactingAssignments(_ bytes: [UInt8]) -> [UInt8] {
+    private static func redactingAssignments(_ bytes: [UInt8], names: Names) -> [UInt8] {
         replacingRuns(in: bytes) { index in
             let inURL = isParameterStart(bytes[index])
             // The name starts after the byte that starts it, or at the text's first byte.
@@ -231,7 +315,7 @@ extension Redaction {
             guard end > nameStart, end < bytes.count, bytes[end] == UInt8(ascii: "=") else { return nil }
             let name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
             // An OAuth `code` is a credential in a URL; elsewhere `Code=` is an error's code.
-            guard isCredentialName(name) || (inURL && name.lowercased() == "code") else { return nil }
+            guard isCredentialName(name, in: names) || (inURL && name.lowercased() == "code") else { return nil }
             var valueEnd = end + 1
             while valueEnd < bytes.count, !isDelimiter(bytes[valueEnd]),
                 !isParameterStart(bytes[valueEnd]) || bytes[valueEnd] == UInt8(ascii: "?")
@@ -263,9 +347,9 @@ extension Redaction {
     }
 
     /// Replaces the value of every JSON field with a credential's name, such as `"access_token": "…"`: a string's
-    /// text, or, for a field that holds nothing but credentials (``isCredentialFieldName(_:)``), a number or array
+    /// text, or, for a field that holds nothing but credentials (``isCredentialFieldName(_:in:)``), a number or array
     /// as a whole, which becomes the string `"REDACTED"`.
-    private static func redactingJSONFields(_ bytes: [UInt8]) -> [UInt8] {
+    private static func redactingJSONFields(_ bytes: [UInt8], names: Names) -> [UInt8] {
         replacingRuns(in: bytes) { index in
             // A quoted name, then `:` and a value.
             guard bytes[index] == UInt8(ascii: "\"") else { return nil }
@@ -279,7 +363,7 @@ extension Redaction {
                 colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), value < bytes.count
             else { return nil }
             let name = String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self)
-            if bytes[value] == UInt8(ascii: "\""), isCredentialName(name) {
+            if bytes[value] == UInt8(ascii: "\""), isCredentialName(name, in: names) {
                 var valueEnd = value + 1
                 while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") {
                     valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1
@@ -289,7 +373,7 @@ extension Redaction {
             let startsArrayOrNumber =
                 bytes[value] == UInt8(ascii: "[") || bytes[value] == UInt8(ascii: "-")
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[value])
-            guard startsArrayOrNumber, isCredentialFieldName(name) else { return nil }
+            guard startsArrayOrNumber, isCredentialFieldName(name, in: names) else { return nil }
             let quotedMark = [UInt8(ascii: "\"")] + markBytes + [UInt8(ascii: "\"")]
             return (endOfJSONValue(in: bytes, from: value), Array(bytes[index..<value]) + quotedMark)
         }
@@ -325,28 +409,41 @@ extension Redaction {
     }
 }
 
-/// The process-wide switch behind ``WebserviceError/describesBodies``.
-enum BodyPreviewSwitch {
+/// A setting of the whole process, such as ``WebserviceError/describesBodies``, behind a `Mutex` where the platform
+/// has one; on Apple systems before macOS 15 and iOS 18 it keeps its initial value.
+final class ProcessWide<Value: Sendable>: Sendable {
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private final class Storage: Sendable {
-        let isOn = Mutex(true)
+        let value: Mutex<Value>
+
+        init(_ value: Value) {
+            self.value = Mutex(value)
+        }
     }
 
-    /// The storage, where the platform has `Mutex`; on older Apple systems the switch stays on.
-    private static let storage: (any Sendable)? = {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Storage() } else { nil }
-    }()
+    private let initial: Value
+    /// The storage, where the platform has `Mutex`.
+    private let storage: (any Sendable)?
 
-    static var isOn: Bool {
+    init(_ initial: Value) {
+        self.initial = initial
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            storage = Storage(initial)
+        } else {
+            storage = nil
+        }
+    }
+
+    var value: Value {
         get {
             guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let storage = storage as? Storage
-            else { return true }
-            return storage.isOn.withLock { $0 }
+            else { return initial }
+            return storage.value.withLock { $0 }
         }
         set {
             guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let storage = storage as? Storage
             else { return }
-            storage.isOn.withLock { $0 = newValue }
+            storage.value.withLock { $0 = newValue }
         }
     }
 }

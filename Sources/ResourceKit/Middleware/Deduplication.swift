@@ -57,19 +57,18 @@ public struct Deduplication: PathAwareMiddleware {
         }
     }
 
-    /// A request as it is compared: its URL, its header fields (names in lowercase), and the path its load takes
-    /// from here (web service, transport, body limit).
+    /// A request as it is compared: its URL, its header fields as bytes (see `keyBytes(excluding:)`), and the path
+    /// its load takes from here (web service, transport, body limit).
     private struct Key: Hashable {
         var url: URL
-        var headers: [String: String]
+        var headers: [[UInt8]: [UInt8]]
         var path: LoadPath
 
         init?(_ request: URLRequest, along path: LoadPath) {
             guard let url = request.url else { return nil }
             self.url = url
             self.path = path
-            headers = Dictionary(
-                (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+            headers = (request.allHTTPHeaderFields ?? [:]).keyBytes()
         }
     }
 

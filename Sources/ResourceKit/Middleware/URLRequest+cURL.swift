@@ -31,8 +31,9 @@ extension URLRequest {
                     $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
                 })
             {
-                // A leading `&` makes a form body's first field a parameter that the redaction checks as well.
-                let scrubbed = Redaction.scrub("&" + text, removing: secrets).dropFirst()
+                // A leading `&` makes a form body's first field a parameter that the redaction checks as well; it
+                // is dropped as a scalar, since with a combining mark after it, it would be one `Character`.
+                let scrubbed = Redaction.scrub("&" + text, removing: secrets).unicodeScalars.dropFirst()
                 lines.append("--data-binary " + Self.shellQuoted(String(scrubbed)))
             } else {
                 lines.append("--data-binary @body  # \(body.count) bytes that are not plain UTF-8 text, not shown")
@@ -42,7 +43,19 @@ extension URLRequest {
     }
 
     /// `text` in single quotes for a POSIX shell, each `'` in it closed, escaped and reopened.
+    ///
+    /// Matched on Unicode scalars, as a shell reads bytes: a `'` followed by a combining mark is one `Character`, which
+    /// `replacingOccurrences(of: "'")` would leave unescaped.
     private static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        var quoted = String.UnicodeScalarView(["'"])
+        for scalar in text.unicodeScalars {
+            if scalar == "'" {
+                quoted.append(contentsOf: #"'\''"#.unicodeScalars)
+            } else {
+                quoted.append(scalar)
+            }
+        }
+        quoted.append("'")
+        return String(quoted)
     }
 }

@@ -14,7 +14,7 @@ enum LinkHeader {
     /// - Throws: `URLError(.unsupportedURL)` when the target is no URL, or not an `http` or `https` one: a server must
     ///   not send a client to a local file.
     static func target(of relation: String, in value: String, relativeTo base: URL) throws(URLError) -> URL? {
-        guard let link = links(in: value).first(where: { $0.relations.contains(relation.lowercased()) }) else {
+        guard let link = links(in: value).first(where: { $0.relations.contains(asciiLowercased(relation)) }) else {
             return nil
         }
         guard let url = URL(string: link.target, relativeTo: base)?.absoluteURL,
@@ -33,43 +33,45 @@ enum LinkHeader {
     }
 
     /// The links of `value`, in order; malformed link-values are skipped.
+    ///
+    /// Read on Unicode scalars, as HTTP is bytes: a `>`, `"` or `,` followed by a combining mark is one `Character`,
+    /// but still ends a target, a quoted string or a link.
     static func links(in value: String) -> [Link] {
         var links: [Link] = []
-        var rest = Substring(value)
+        var rest = value.unicodeScalars[...]
         while let open = rest.firstIndex(of: "<") {
             guard let close = rest[open...].firstIndex(of: ">") else { break }
             let target = String(rest[rest.index(after: open)..<close])
             rest = rest[rest.index(after: close)...]
             // The parameters run to the next comma outside a quoted string.
-            var parameters = ""
+            var end = rest.startIndex
             var quoted = false
             var escaped = false
-            while let character = rest.first {
-                if !quoted, character == "," { break }
+            while end < rest.endIndex {
+                let scalar = rest[end]
+                if !quoted, scalar == "," { break }
                 if escaped {
                     escaped = false
-                } else if quoted, character == "\\" {
+                } else if quoted, scalar == "\\" {
                     escaped = true
-                } else if character == "\"" {
+                } else if scalar == "\"" {
                     quoted.toggle()
                 }
-                parameters.append(character)
-                rest = rest.dropFirst()
+                end = rest.index(after: end)
             }
-            rest = rest.dropFirst()
-            links.append(Link(target: target, relations: relations(in: parameters)))
+            links.append(Link(target: target, relations: relations(in: rest[..<end])))
+            rest = rest[end...].dropFirst()
         }
         return links
     }
 
     /// The relation types of the first `rel` parameter in `parameters` (`; rel="next last"`), in lowercase.
-    private static func relations(in parameters: String) -> [String] {
+    private static func relations(in parameters: Substring.UnicodeScalarView) -> [String] {
         for parameter in parameters.split(separator: ";") {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else {
-                continue
-            }
-            return HTTPSyntax.unquoted(parts[1]).lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+            guard parts.count == 2, sameHeaderName(String(HTTPSyntax.trimmed(parts[0])), "rel") else { continue }
+            return asciiLowercased(HTTPSyntax.unquoted(Substring(parts[1]))).unicodeScalars
+                .split { $0 == " " || $0 == "\t" }.map(String.init)
         }
         return []
     }

@@ -89,7 +89,7 @@
         /// Sends `original`, follows its redirects and gathers the final response's body.
         private func exchange(_ original: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
             var request = original
-            let extraSafeHeaders = Set(crossOriginSafeHeaders.map { $0.lowercased() })
+            let extraSafeHeaders = Set(crossOriginSafeHeaders.map(asciiLowercased))
             let transfer = Transfer.current
             let uploadSize = try transfer?.uploadSize()
             // The file is the body until a redirect turns the request into a `GET` without one.

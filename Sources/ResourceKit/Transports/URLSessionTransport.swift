@@ -42,7 +42,7 @@ public final class URLSessionTransport: TransfersFiles {
         configuration.httpAdditionalHeaders = nil
         session = URLSession(
             configuration: configuration,
-            delegate: SessionDelegate(extraSafeHeaders: Set(crossOriginSafeHeaders.map { $0.lowercased() })),
+            delegate: SessionDelegate(extraSafeHeaders: Set(crossOriginSafeHeaders.map(asciiLowercased))),
             delegateQueue: Self.delegateQueue()
         )
         ownsSession = true
