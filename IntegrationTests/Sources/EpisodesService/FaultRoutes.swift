@@ -18,7 +18,8 @@ extension Router {
     /// - `GET /faults/large?megabytes=&chunked=&ms=`: that many megabytes of a repeating byte pattern (`i % 251`);
     ///   with `chunked=1`, without a `Content-Length`; with `ms`, a pause that long after every 64 KiB.
     /// - `GET` or `POST /faults/redirect?to=&status=`: a redirect to `to`; `GET /faults/redirect-loop`: to itself.
-    /// - `GET /faults/headers`: the request's header fields as a JSON object with lower-cased names.
+    /// - `GET /faults/headers?next=`: the request's header fields as a JSON object with lower-cased names; with `next`,
+    ///   also `Link: <next>; rel="next"`, as a page that leads there.
     /// - `GET /faults/query`: the raw query string and its decoded items, to check percent-encoding.
     /// - `GET /faults/cacheable?cache-control=`: `{"served": n}`, counting the requests it has served, with that
     ///   `Cache-Control` (default `max-age=60`).
@@ -134,7 +135,9 @@ extension Router {
                 let name = field.name.canonicalName
                 fields[name] = fields[name].map { "\($0), \(field.value)" } ?? field.value
             }
-            return try Response.json(fields)
+            var headers: HTTPFields = [:]
+            headers[linkHeader] = request.uri.queryParameters["next"].map { #"<\#($0)>; rel="next""# }
+            return try Response.json(fields, headers: headers)
         }
         get("/faults/cacheable") { request, _ in
             let served = await meter.serve()
@@ -156,8 +159,8 @@ extension Router {
     }
 }
 
-/// Counts what the metered fault routes see: requests served, and requests in flight at once.
-private actor FaultMeter {
+/// Counts what the metered routes see: requests served, and requests in flight at once.
+actor FaultMeter {
     private var served = 0
     private var inFlight = 0
     private var mostInFlight = 0

@@ -42,6 +42,38 @@ import Testing
         }
     }
 
+    /// A part's `Content-Disposition` as the server read it, on bytes: the names of its parameters, in order.
+    struct Disposition: Decodable {
+        var name: String?
+        var filename: String?
+        var parameters: [String]
+    }
+
+    /// A `"` followed by a combining mark is one `Character` to Swift but still a quote to a server, which reads bytes:
+    /// it must not end the name, nor a file name, early and let what follows become parameters of their own.
+    @Test(arguments: TransportKind.allCases)
+    func aQuoteFollowedByACombiningMarkDoesNotEndItsParameter(kind: TransportKind) async throws {
+        let fieldName = "bio\"\u{301}; filename=\"evil.sh"
+        let fileName = "notes\"\u{301}; x=\"y.txt"
+        try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
+            let upload = try Resource<[Disposition]>(
+                url: base / "forms/multipart",
+                method: .post(
+                    .multipart([
+                        .field(fieldName, "text"),
+                        .file("doc", filename: fileName, contentType: "text/plain", data: Data("file".utf8)),
+                    ])))
+            let parts = try await kind.webservice().load(upload)
+            try #require(parts.count == 2, "\(parts)")
+            #expect(parts.map(\.parameters) == [["name"], ["name", "filename"]])
+            #expect(parts.filter { $0.filename == nil }.count == 1, "one text field, and no other")
+            // The quote arrives percent-encoded, as HTML's form submission writes it: `%22` reads back as `"`.
+            let decoded = { (value: String?) in value?.removingPercentEncoding.map { Array($0.unicodeScalars) } }
+            #expect(decoded(parts[0].name) == Array(fieldName.unicodeScalars), "\(parts[0])")
+            #expect(decoded(parts[1].filename) == Array(fileName.unicodeScalars), "\(parts[1])")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func hummingbirdDecodesAnURLEncodedFormAsItWasWritten(kind: TransportKind) async throws {
         let fields = ["q": "a+b & c=d", "emoji": "👋 hello", "path": "/x/y?z#w", "empty": ""]

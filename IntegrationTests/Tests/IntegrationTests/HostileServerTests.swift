@@ -146,7 +146,26 @@ import Testing
         }
     }
 
-    /// Checks that no textual form of `error` contains any of `secrets`.
+    /// A careless server repeats the credentials it refused in its error body: the API key the resource sent and the
+    /// token `Authentication` added, also with a combining mark after it, which a match on `Character`s would miss.
+    @Test(arguments: TransportKind.allCases, [401, 403])
+    func rejectionThatRepeatsTheCredentialsShowsNoneInTheError(kind: TransportKind, status: Int) async throws {
+        try await withServer { base in
+            for token in ["tok-SECRET", "tok-SECRET\u{301}"] {
+                var webservice = kind.webservice()
+                webservice.middleware = [Authentication(for: [base]) { _ in "Bearer \(token)" }]
+                let resource = Resource<Data>(
+                    url: base / "faults/rejected/\(status)", headers: ["X-Api-Key": "key-SECRET"])
+                let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+                #expect(error.statusCode == status)
+                let body = try #require(error.body)
+                #expect(body.contains(bytesOf: "key-SECRET") && body.contains(bytesOf: token), "nothing repeated")
+                expectNoSecret(in: error, ["SECRET"])
+            }
+        }
+    }
+
+    /// Checks that no textual form of `error` contains any of `secrets`, on UTF-8 bytes.
     private func expectNoSecret(in error: WebserviceError, _ secrets: [String]) {
         var dumped = ""
         dump(error, to: &dumped)
@@ -155,7 +174,7 @@ import Testing
         let forms = [error.description, String(reflecting: error), error.localizedDescription, dumped, underlying]
         for form in forms {
             for secret in secrets {
-                #expect(!form.contains(secret), "\(secret) leaked into: \(form)")
+                #expect(!form.contains(bytesOf: secret), "\(secret) leaked into: \(form)")
             }
         }
     }

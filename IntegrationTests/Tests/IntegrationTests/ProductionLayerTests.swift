@@ -170,6 +170,65 @@ import Testing
         }
     }
 
+    /// A 401 from another origin, which a redirect led to without the credential, refreshes nothing.
+    ///
+    /// The other origin can't have rejected the credential, which it never got. The same redirect to a 401 on the
+    /// credential's own origin refreshes it.
+    @Test(arguments: TransportKind.allCases)
+    func rejectionByAnotherOriginARedirectLedToRefreshesNothing(kind: TransportKind) async throws {
+        try await withTwoServers { base, other in
+            let asked = Shared<[String?]>([])
+            let authentication = Authentication(for: [base]) { rejected in
+                asked.update { $0.append(rejected) }
+                return "Bearer tok-SECRET"
+            }
+            let webservice = kind.webservice(middleware: [authentication])
+            let redirected = { (target: String) in
+                var redirect = Resource<[String: String]>(get: base / "faults/redirect")
+                redirect.queryItems = [URLQueryItem(name: "to", value: target)]
+                return redirect
+            }
+            let elsewhere = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(redirected((other / "faults/rejected/401").absoluteString))
+            }
+            #expect(elsewhere.statusCode == 401)
+            let reason = try JSONDecoder().decode([String: String].self, from: try #require(elsewhere.body))["reason"]
+            #expect(reason?.hasSuffix("with Authorization none") == true, "the other origin got the credential")
+            #expect(asked.value == [nil])
+
+            let own = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(redirected("/faults/rejected/401"))
+            }
+            #expect(own.statusCode == 401)
+            #expect(asked.value == [nil, "Bearer tok-SECRET"])
+        }
+    }
+
+    /// A provider that loads its token through the very web service it serves, under a limit of one load, finishes.
+    ///
+    /// The loads waiting for the credential hold the one place: the provider's load must not wait for it. The
+    /// timeouts make a regression fail in seconds rather than hang until the suite's time limit.
+    @Test(arguments: TransportKind.allCases)
+    func providerLoadingItsTokenThroughTheSameLimitedWebServiceFinishes(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let service = Shared<Webservice?>(nil)
+            let authentication = Authentication(for: [base]) { _ in
+                var issue = try Resource<[String: String]>(
+                    url: base / "production/token/a?lifetime=60", method: .post(Data()))
+                issue.timeout = 10
+                return "Bearer " + (try await #require(service.value).load(issue)["token"] ?? "")
+            }
+            let limited = Webservice(
+                transport: kind.webservice().transport, maxConcurrentLoads: 1, middleware: [authentication])
+            service.update { $0 = limited }
+            var protected = Resource<Attempt>(get: base / "production/protected/a")
+            protected.timeout = 10
+            let attempts = try await concurrently(3) { [protected] in try await limited.load(protected).attempt }
+            #expect(attempts.sorted() == [1, 2, 3])
+            #expect(try await count(base / "production/token/a/count") == 1)
+        }
+    }
+
     // MARK: - Revalidation
 
     struct Version: Decodable {
@@ -225,6 +284,32 @@ import Testing
             #expect(attempts == Array(repeating: 1, count: 10))
             #expect(try await count(base / "production/slow/a/count") == 1)
             #expect(events.value.filter { $0.kind.summary == "sent" }.count == 1)
+        }
+    }
+
+    /// Two web services with one `Deduplication` value share no request: each transport sends its own.
+    ///
+    /// One web service has the argument's transport, the other a URLSession transport of its own: one of each, or two
+    /// URLSession transports. Their requests are alike byte for byte; the loads through one web service share its
+    /// request.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)  // Deduplication's
+    @Test(arguments: TransportKind.allCases)
+    func webServicesSharingOneDeduplicationEachSendTheirOwnRequest(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let deduplication = Deduplication()
+            let first = kind.webservice(middleware: [deduplication])
+            let second = Webservice(
+                transport: URLSessionTransport(configuration: .ephemeral), middleware: [deduplication])
+            // A User-Agent of the resource's own, which neither transport replaces: the same header fields from both.
+            let slow = Resource<Attempt>(
+                get: base / "production/slow/a?milliseconds=1000", headers: ["User-Agent": "SwiftTalk/2"])
+            async let throughFirst = concurrently(3) { try await first.load(slow).attempt }
+            async let throughSecond = concurrently(3) { try await second.load(slow).attempt }
+            let (firstAttempts, secondAttempts) = try await (throughFirst, throughSecond)
+            #expect(
+                Set(firstAttempts).count == 1 && Set(secondAttempts).count == 1, "\(firstAttempts) \(secondAttempts)")
+            #expect(Set(firstAttempts + secondAttempts) == [1, 2])
+            #expect(try await count(base / "production/slow/a/count") == 2)
         }
     }
 

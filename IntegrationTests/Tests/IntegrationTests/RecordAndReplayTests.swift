@@ -52,4 +52,36 @@ import Testing
         for try await page in replay.pages(of: try #require(first)) { replayed.append(page) }
         #expect(replayed == recorded)
     }
+
+    /// The server repeats in its body the token `Authentication` added, also with a combining mark after it, and a
+    /// cookie's value, neither of them a whole header value: no recorded file holds either, in the request's fields or
+    /// in the body, as text or in base64.
+    @Test(arguments: TransportKind.allCases, ["tok-SECRET", "tok-SECRET\u{301}"])
+    func credentialsTheServerRepeatsAreNotRecorded(kind: TransportKind, token: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withServer { base in
+            let recording = Webservice(
+                transport: RecordingTransport(kind.webservice().transport, to: directory),
+                middleware: [Authentication(for: [base]) { _ in "Bearer \(token)" }])
+            let echo = Resource<[String: String]>(get: base / "faults/headers", headers: ["Cookie": "sid=COOKIE"])
+            let received = try await recording.load(echo)
+            #expect(
+                received["authorization"].map { Array($0.unicodeScalars) } == Array("Bearer \(token)".unicodeScalars))
+            #expect(received["cookie"] == "sid=COOKIE")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.count == 1)
+        for file in files {
+            let recorded = try Data(contentsOf: directory.appendingPathComponent(file))
+            let exchange = try #require(try JSONSerialization.jsonObject(with: recorded) as? [String: Any])
+            let body = try #require(
+                (exchange["body"] as? String).map { Data($0.utf8) }
+                    ?? (exchange["bodyBase64"] as? String).flatMap { Data(base64Encoded: $0) })
+            #expect(body.contains(bytesOf: "\"authorization\""), "not the server's echo: \(exchange)")
+            for secret in ["tok-SECRET", "COOKIE"] {
+                #expect(!recorded.contains(bytesOf: secret) && !body.contains(bytesOf: secret), "\(secret) in \(file)")
+            }
+        }
+    }
 }
