@@ -101,9 +101,9 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         ///
         /// A target on another origin than `resource`'s gets only the header fields known to carry no credential
         /// (``isSafeHeader(_:extra:)``), as a redirect's does, and is marked to get none from any other layer either
-        /// (`sendsCredentials`): the server chose it, not the caller. A link that isn't
-        /// followed, to anything but `http` or `https`, or to another origin for a request with a body, is
-        /// ``WebserviceError/parsing(_:_:)`` of the response that carried it, so a sequence never ends early unnoticed.
+        /// (`sendsCredentials`): the server chose it, not the caller. A link that isn't followed, to anything but
+        /// `http` or `https`, or to another origin for a request with a body, is ``WebserviceError/parsing(_:_:)`` of
+        /// the response that carried it, so a sequence never ends early unnoticed.
         private static func linked(
             from response: HTTPURLResponse?,
             of resource: Resource<Page>
