@@ -52,6 +52,8 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:TransferringFiles>.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// A name for logs and middleware, such as `"episodes"`: it reaches them as ``LoadContext/name``; `nil` by default.
+    public var name: String?
     /// The file whose contents are sent as the request body, read as it is sent.
     var bodyFile: URL?
     /// Where the body of an accepted response is saved instead of being kept in memory.
@@ -136,6 +138,7 @@ public struct Resource<A>: Sendable {
         mapped.bodyFile = bodyFile
         mapped.destination = destination
         mapped.sendsCredentials = sendsCredentials
+        mapped.name = name
         return mapped
     }
 
@@ -149,32 +152,22 @@ public struct Resource<A>: Sendable {
     /// #expect(throws: WebserviceError.self) { try Episode.all.value(from: body, response: response) }
     /// ```
     public func value(from data: Data, response: URLResponse) throws(WebserviceError) -> A {
-        try value(from: data, head: ResponseHead(response))
+        guard let http = response as? HTTPURLResponse else { throw .nonHTTPResponse(body: data) }
+        return try value(from: Response(http, body: data))
     }
 
-    /// ``value(from:response:)`` for a response whose `HTTPURLResponse` is built only if the parse or an error reads
-    /// it.
-    func value(from data: Data, head: ResponseHead) throws(WebserviceError) -> A {
-        guard let statusCode = head.statusCode else {
-            throw .nonHTTPResponse(body: data)
-        }
-        func response() throws(WebserviceError) -> HTTPURLResponse {
-            guard let http = head.response() as? HTTPURLResponse else { throw .nonHTTPResponse(body: data) }
-            return http
-        }
-        guard acceptableStatusCodes.contains(statusCode) else {
-            let failure = WebserviceError.Response(try response(), body: data, head: head)
-            if let apiError = try? parseAPIError?(data) {
-                throw .apiError(apiError, failure)
+    /// ``value(from:response:)`` for a ``Response``, whose `HTTPURLResponse` is built only if the parse reads it.
+    func value(from response: Response) throws(WebserviceError) -> A {
+        guard acceptableStatusCodes.contains(response.statusCode) else {
+            if let apiError = try? parseAPIError?(response.body) {
+                throw .apiError(apiError, response)
             }
-            throw .unacceptableStatus(failure)
+            throw .unacceptableStatus(response)
         }
-        let http = parseReadsResponse ? try response() : nil
         do {
-            return try parse(data, http)
+            return try parse(response.body, parseReadsResponse ? response.httpURLResponse() : nil)
         } catch {
-            let failed = if let http { http } else { try response() }
-            throw .parsing(error, WebserviceError.Response(failed, body: data, head: head))
+            throw .parsing(error, response)
         }
     }
 }

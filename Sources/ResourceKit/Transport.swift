@@ -36,3 +36,11 @@ extension Transport {
         try await data(for: request)
     }
 }
+
+/// A ``Transport`` that ``Webservice`` hands the whole ``LoadContext``: ResourceKit's own, which then stream a
+/// download to its file and an upload from its file with progress, stop at the body limit, build no `URLResponse`
+/// nobody reads, and add no header field of their own.
+protocol HeadTransport: Transport {
+    /// Sends `request` for the load `context` describes.
+    func response(to request: URLRequest, context: LoadContext) async throws -> Response
+}

@@ -37,43 +37,6 @@ public enum WebserviceError: Error, Sendable {
     /// ``Authentication``'s credential provider failed to give a credential; its error is redacted.
     case authentication(any Error)
 
-    /// The HTTP response an error keeps: its status code, header fields and body.
-    ///
-    /// `dump` and `Mirror` show only harmless header values; the others read `REDACTED`.
-    public struct Response: Sendable {
-        /// The response's HTTP status code.
-        public var statusCode: Int
-        /// The response's header fields.
-        public var headers: [String: String]
-        /// The response body.
-        public var body: Data
-        /// The attempts the load made, the last of which got this response; more than 1 after ``RetryPolicy`` retried.
-        public var attempts = 1
-        /// The credentials of the request that got this response, which descriptions replace wherever the server
-        /// echoed them.
-        var secrets: [String] = []
-
-        /// Creates a response from its parts.
-        public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
-            self.statusCode = statusCode
-            self.headers = headers
-            self.body = body
-        }
-
-        /// The response whose head is `head`, with the attempts it counted and the credentials of the request it
-        /// answers.
-        init(_ response: HTTPURLResponse, body: Data, head: ResponseHead? = nil) {
-            self.init(statusCode: response.statusCode, headers: response.headerFields, body: body)
-            attempts = head?.attempts ?? 1
-            secrets = head?.request.map(Redaction.secrets(of:)) ?? []
-        }
-
-        /// The value of the header field `name`, matched in any letter case.
-        public func value(forHTTPHeaderField name: String) -> String? {
-            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
-        }
-    }
-
     /// The HTTP response, when one arrived with an unacceptable status or a body that could not be parsed.
     public var response: Response? {
         switch self {
@@ -217,18 +180,7 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     }
 }
 
-extension WebserviceError.Response: CustomReflectable {
-    /// The status code, the header fields with only harmless values shown (without the request's credentials), and the
-    /// body.
-    public var customMirror: Mirror {
-        let headers = headers.reduce(into: [String: String]()) { result, field in
-            result[field.key] =
-                isSafeHeader(field.key) ? Redaction.scrub(field.value, removing: secrets) : Redaction.mark
-        }
-        return Mirror(
-            self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
-    }
-
+extension Response {
     /// The body's size and content type, for descriptions: "12 bytes of application/json".
     fileprivate var content: String {
         WebserviceError.count(body) + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")

@@ -284,12 +284,9 @@ private struct LoadingMiddleware: Middleware {
     let transport: StubTransport
     let notes: Notes<Data>
 
-    func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         await notes.append(try await Webservice(transport: transport).load(Resource<Data>(url: baseURL)))
-        return try await next(request)
+        return try await next(request, context)
     }
 }
 
@@ -297,12 +294,9 @@ private struct LoadingMiddleware: Middleware {
 private struct EndMiddleware: Middleware {
     let notes: Notes<Bool>
 
-    func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         do {
-            let answer = try await next(request)
+            let answer = try await next(request, context)
             await notes.append(true)
             return answer
         } catch {
@@ -312,13 +306,19 @@ private struct EndMiddleware: Middleware {
     }
 }
 
-/// A transport that streams transfers itself and notes the destination of each request's transfer.
-private struct TransferSpy: TransfersFiles {
+/// A transport that streams transfers itself and notes the destination of each request's transfer: `nil` for a
+/// request sent to it directly, which has no load's context.
+private struct TransferSpy: HeadTransport {
     let notes = Notes<URL?>()
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        await notes.append(Transfer.current?.destination)
-        return (Data(), HTTPURLResponse(url: baseURL, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+        await notes.append(nil)
+        return (Data(), try httpResponse(200))
+    }
+
+    func response(to request: URLRequest, context: LoadContext) async throws -> Response {
+        await notes.append(context.transfer?.destination)
+        return Response(statusCode: 200, url: baseURL)
     }
 }
 
@@ -326,22 +326,16 @@ private struct TransferSpy: TransfersFiles {
 private struct DirectCallMiddleware: Middleware {
     let transport: any Transport
 
-    func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         _ = try await transport.data(for: URLRequest(url: baseURL.appendingPathComponent("token")))
-        return try await next(request)
+        return try await next(request, context)
     }
 }
 
 /// A middleware that fails every load once its response has arrived, as one that checks a signature might.
 private struct RejectingMiddleware: Middleware {
-    func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
-        _ = try await next(request)
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        _ = try await next(request, context)
         throw WebserviceError.transport(URLError(.badServerResponse))
     }
 }

@@ -183,18 +183,16 @@ import Testing
         #expect(try await b.value == "")
     }
 
-    /// The loads waiting for a credential hold every place; the provider's own load, through the same web service, must
-    /// not wait behind them for one.
+    /// The limit sits after the middleware: loads waiting for a credential hold no place, so the provider's own load,
+    /// through the same web service, never waits behind them for one.
     @Test(.timeLimit(.minutes(1)), arguments: [1, 3])
-    func aCredentialProviderThatLoadsThroughTheSameWebServiceFinishesWhenEveryPlaceIsTaken(limit: Int) async throws {
+    func loadsWaitingForACredentialHoldNoPlaceSoTheProvidersOwnLoadGoesThrough(limit: Int) async throws {
         let transport = StubTransport.behindTokenEndpoint
         let tokenService = Notes<Webservice>()
         let authentication = Authentication(for: [baseURL]) { _ in
             let webservice = try #require(await tokenService.all.first)
             let limiter = try #require(webservice.limiter)
-            try await eventually("every place is taken by a load waiting for the credential") {
-                await limiter.loadsInFlight == limit
-            }
+            #expect(await limiter.loadsInFlight == 0, "a load waiting for its credential holds no place")
             _ = try await webservice.load(thing(at: "token"))
             return StubTransport.tokenEndpointCredential
         }

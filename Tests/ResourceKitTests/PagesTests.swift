@@ -72,13 +72,10 @@ import Testing
 
     /// A middleware that adds a credential to every request, wherever it goes.
     private struct APIKey: Middleware {
-        func intercept(
-            _ request: URLRequest,
-            next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-        ) async throws -> (Data, ResponseHead) {
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
             var request = request
             request.setValue("key", forHTTPHeaderField: "X-Api-Key")
-            return try await next(request)
+            return try await next(request, context)
         }
     }
 

@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func everyCaseWithAResponseSharesItsStatusAndBody() {
-        let response = WebserviceError.Response(statusCode: 418, headers: ["Retry-After": "1"], body: Data("x".utf8))
+        let response = Response(statusCode: 418, headers: ["Retry-After": "1"], body: Data("x".utf8))
         let errors: [WebserviceError] = [
             .unacceptableStatus(response), .apiError(URLError(.unknown), response),
             .parsing(URLError(.unknown), response),

@@ -70,12 +70,9 @@ import Testing
     @Test func aLoadInsideAMiddlewareReportsToItsOwnWebServiceOnly() async throws {
         struct Nested: Middleware {
             var inner: Webservice
-            func intercept(
-                _ request: URLRequest,
-                next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-            ) async throws -> (Data, ResponseHead) {
+            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
                 _ = try await inner.load(thing(at: "token"))
-                return try await next(request)
+                return try await next(request, context)
             }
         }
         let events = EventLog()

@@ -134,26 +134,18 @@ extension ResponseCache {
         var headers: [String: String]
         var body: Data
 
-        /// Keeps the parts of `response`, or returns `nil` when it is not an HTTP response.
-        ///
-        /// - Parameters:
-        ///   - body: The response body.
-        ///   - response: The response the transport returned with it.
-        init?(body: Data, response: URLResponse) {
-            guard let http = response as? HTTPURLResponse, let url = http.url else { return nil }
-            var headers: [String: String] = [:]
-            for case (let name as String, let value as String) in http.allHeaderFields {
-                headers[name] = value
-            }
+        /// Keeps the parts of `response`, or returns `nil` when it has no URL.
+        init?(_ response: Response) {
+            guard let url = response.url else { return nil }
             self.url = url
-            statusCode = http.statusCode
-            self.headers = headers
-            self.body = body
+            statusCode = response.statusCode
+            headers = response.headers
+            body = response.body
         }
 
-        /// The response to hand to ``Resource/value(from:response:)``.
-        var httpResponse: HTTPURLResponse? {
-            HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+        /// The response to answer with.
+        var response: Response {
+            Response(statusCode: statusCode, headers: headers, body: body, url: url)
         }
 
         /// The seconds this response may be served from the cache, or `nil` when it must not be stored.

@@ -62,39 +62,35 @@ public struct Authentication: Middleware {
     private let fetching: Fetching
 
     /// The middleware whose provider is running in this task, if any.
+    ///
+    /// A provider that loads its token through this very middleware must not wait for itself. It marks the provider's
+    /// task, not a load's state: no other layer reads it.
     @TaskLocal private static var fetchingFor: ObjectIdentifier?
-
-    /// Whether a credential provider is running in this task: its loads mustn't wait for a place under a load limit,
-    /// as the loads waiting for the credential may hold every place.
-    static var isFetchingCredential: Bool { fetchingFor != nil }
 
     /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the
     /// field itself; after a rejection, sends it once more with a refreshed credential.
-    public func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
+    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let url = request.url, origins.contains(Origin(url)),
             request.value(forHTTPHeaderField: headerField) == nil, Self.fetchingFor != ObjectIdentifier(fetching)
-        else { return try await next(request) }
+        else { return try await next(request, context) }
         let issued = try await authenticated(removing: []) { try await store.credential() }
-        let response = try await next(request.adding(issued.credential, as: headerField))
-        guard let statusCode = response.1.statusCode, rejectionStatusCodes.contains(statusCode),
-            Self.isAnswer(response.1, from: url)
-        else { return response }
+        let response = try await next(request.adding(issued.credential, as: headerField), context)
+        guard rejectionStatusCodes.contains(response.statusCode), Self.isAnswer(response, from: url) else {
+            return response
+        }
         let (refreshed, started) = try await authenticated(removing: [issued.credential]) {
             try await store.refresh(after: issued.generation)
         }
-        if started { WebserviceEvent.report(.credentialRefreshed, for: request) }
-        return try await next(request.adding(refreshed.credential, as: headerField))
+        if started { context.report(.credentialRefreshed, for: request) }
+        return try await next(request.adding(refreshed.credential, as: headerField), context)
     }
 
-    /// Whether `head` came from the origin of `url`, to which the credential was sent.
+    /// Whether `response` came from the origin of `url`, to which the credential was sent.
     ///
     /// Another origin a redirect led to never got the credential, so it can't have rejected it. A response without a
     /// URL is taken to come from `url`.
-    private static func isAnswer(_ head: ResponseHead, from url: URL) -> Bool {
-        guard let answered = head.response().url else { return true }
+    private static func isAnswer(_ response: Response, from url: URL) -> Bool {
+        guard let answered = response.url else { return true }
         return Origin(answered) == Origin(url)
     }
 

@@ -19,38 +19,25 @@ import Synchronization
 ///
 /// It needs the `Synchronization` module's `Mutex`, hence macOS 15, iOS 18 or Linux.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-public struct Deduplication: PathAwareMiddleware {
+public struct Deduplication: Middleware {
     private let flights = Flights()
 
     /// Creates a middleware with no request in flight; copies share the requests in flight.
     public init() {}
 
-    /// Sends `request` on unshared: called other than as one of a web service's ``Webservice/middleware``, it can't
-    /// tell where `next` leads, so it can't tell which loads would send the same bytes through the same transport.
-    public func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
-        try await next(request)
-    }
-
-    /// Joins the identical request in flight along `path`, or sends `request` for every caller that joins it before
-    /// it ends.
-    func intercept(
-        _ request: URLRequest,
-        along path: LoadPath,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
+    /// Joins the identical request in flight along the same pipeline, or sends `request` for every caller that joins
+    /// it before it ends.
+    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         // A download or a caller's progress belongs to one load; it is never shared.
-        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, Transfer.chain == nil,
-            let key = Key(request, along: path)
+        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil,
+            let key = Key(request, context: context)
         else {
-            return try await next(request)
+            return try await next(request, context)
         }
         let waiter = flights.newWaiterID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                flights.join(key, as: waiter, continuation: continuation) { try await next(request) }
+                flights.join(key, as: waiter, continuation: continuation) { try await next(request, context) }
             }
         } onCancel: {
             flights.leave(key, waiter)
@@ -58,24 +45,28 @@ public struct Deduplication: PathAwareMiddleware {
     }
 
     /// A request as it is compared: its URL, its header fields as bytes (see `keyBytes(excluding:)`), and the path
-    /// its load takes from here (web service, transport, body limit).
+    /// its load takes from here (web service and transport, body limit, credentials).
     private struct Key: Hashable {
         var url: URL
         var headers: [[UInt8]: [UInt8]]
-        var path: LoadPath
+        var chain: LoadContext.Chain
+        var maxBodySize: Int?
+        var sendsCredentials: Bool
 
-        init?(_ request: URLRequest, along path: LoadPath) {
+        init?(_ request: URLRequest, context: LoadContext) {
             guard let url = request.url else { return nil }
             self.url = url
-            self.path = path
             headers = (request.allHTTPHeaderFields ?? [:]).keyBytes()
+            chain = context.chain
+            maxBodySize = context.maxBodySize
+            sendsCredentials = context.sendsCredentials
         }
     }
 
     /// The requests in flight, each with the callers waiting for it.
     private final class Flights: Sendable {
-        typealias Outcome = Result<(Data, ResponseHead), any Error>
-        typealias Waiter = CheckedContinuation<(Data, ResponseHead), any Error>
+        typealias Outcome = Result<Response, any Error>
+        typealias Waiter = CheckedContinuation<Response, any Error>
 
         private struct Flight {
             var id: Int
@@ -103,7 +94,7 @@ public struct Deduplication: PathAwareMiddleware {
             _ key: Key,
             as waiter: Int,
             continuation: Waiter,
-            send: @escaping @Sendable () async throws -> (Data, ResponseHead)
+            send: @escaping @Sendable () async throws -> Response
         ) {
             let joined = state.withLock { state -> Bool in
                 // Checked under the lock: a cancellation handler that ran before the caller joined found nothing to

@@ -53,35 +53,31 @@ public struct RetryPolicy: Middleware {
 
     /// Sends `request` through `next` until an attempt succeeds, fails for good, or ``maxAttempts`` are made; the
     /// last attempt's response or error, with the number of attempts, is the result.
-    public func intercept(
-        _ request: URLRequest,
-        next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
-        var attempt = 1
+    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        var context = context
+        let first = context.attempt
         while true {
             let failure: Failure
-            let outcome: Result<(Data, ResponseHead), WebserviceError>
+            let outcome: Result<Response, WebserviceError>
             do {
-                var (data, head) = try await next(request)
-                head.attempts += attempt - 1
-                guard let statusCode = head.statusCode, Self.retryableStatusCodes.contains(statusCode) else {
-                    return (data, head)
-                }
-                failure = .status(statusCode, retryAfter: head.value(forHTTPHeaderField: "Retry-After"))
-                outcome = .success((data, head))
+                let response = try await next(request, context)
+                guard Self.retryableStatusCodes.contains(response.statusCode) else { return response }
+                failure = .status(response.statusCode, retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
+                outcome = .success(response)
             } catch let error as WebserviceError {
                 guard case .transport(let underlying as URLError) = error else { throw error }
                 failure = .transport(underlying.code)
-                outcome = .failure(error.counting(attempts: attempt))
+                outcome = .failure(error)
             }
+            let attempt = context.attempt - first + 1
             let method = request.httpMethod ?? "GET"
             // A wait the resource's timeout would cut short ends the load now, with the answer it has.
             guard let delay = delay(after: failure, attempt: attempt, method: method, now: now(), random: random()),
-                Webservice.deadline.map({ Uptime.now() + Uptime.nanoseconds(delay) < $0 }) ?? true
+                context.timeRemaining.map({ delay < $0 }) ?? true
             else { return try outcome.get() }
-            WebserviceEvent.report(.retryScheduled(attempt: attempt, delay: delay), for: request)
+            context.report(.retryScheduled(attempt: attempt, delay: delay), for: request)
             try await sleep(delay)
-            attempt += 1
+            context.attempt += 1
         }
     }
 

@@ -71,12 +71,4 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     private static func milliseconds(_ seconds: TimeInterval) -> String {
         "\(Int((seconds * 1000).rounded())) ms"
     }
-
-    /// The observer of the load in progress, which ``Webservice/load(_:)`` binds when it has one.
-    @TaskLocal static var observer: (@Sendable (WebserviceEvent) -> Void)?
-
-    /// Tells the observer of the load in progress, if there is one, that `kind` happened to `request`.
-    static func report(_ kind: Kind, for request: URLRequest) {
-        if let observer { observer(WebserviceEvent(kind, request: request)) }
-    }
 }

@@ -126,7 +126,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
                 }
                 return .success(next)
             } catch {
-                return .failure(WebserviceError.parsing(error, WebserviceError.Response(response, body: Data())))
+                return .failure(WebserviceError.parsing(error, Response(response, body: Data())))
             }
         }
     }

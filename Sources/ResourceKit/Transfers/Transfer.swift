@@ -4,8 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a load sends from disk, saves to disk and reports progress to: bound while the load's middleware chain runs
-/// (``chain``), and handed to the transport at its end (``current``).
+/// What a load sends from disk, saves to disk and reports progress to: part of its ``LoadContext``.
 struct Transfer: Sendable {
     /// The file whose contents are the request body, for a resource made with ``RequestBody/file(_:contentType:)``.
     var upload: URL?
@@ -18,14 +17,6 @@ struct Transfer: Sendable {
     var progress: (@Sendable (TransferProgress) -> Void)?
     /// The download's file once its whole body arrived, until the load ends; `nil` without a ``destination``.
     let arrived: ArrivedFiles?
-
-    /// The transfer of the load whose middleware chain is running, for middleware such as ``Deduplication`` that must
-    /// not share its response.
-    @TaskLocal static var chain: Transfer?
-
-    /// The transfer of the request the transport at the end of the chain is sending: `nil` in middleware, so that a
-    /// transport a middleware calls itself (for a token, say) never sends the load's file or writes its destination.
-    @TaskLocal static var current: Transfer?
 
     /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
     ///
@@ -51,7 +42,7 @@ struct Transfer: Sendable {
         }
     }
 
-    /// The most bytes of a download's error body kept for ``WebserviceError/Response/body``; the rest is dropped.
+    /// The most bytes of a download's error body kept for ``Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20
 
     /// The size of ``upload``, after checking that it is a local regular file (`URL.regularFileSize()`).
@@ -66,26 +57,28 @@ struct Transfer: Sendable {
     func buffered(
         _ request: URLRequest,
         maxBodySize: Int?,
-        send: (URLRequest) async throws -> (Data, ResponseHead)
-    ) async throws -> (Data, ResponseHead) {
+        send: (URLRequest) async throws -> Response
+    ) async throws -> Response {
         var request = request
         if let upload {
             _ = try uploadSize()
             request.httpBody = try Data(contentsOf: upload)
         }
-        let (data, head) = try await send(request)
+        var response = try await send(request)
         if upload != nil, let bytes = request.httpBody.map({ Int64($0.count) }) {
             progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
         }
         // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.
         try Task.checkCancellation()
-        var body = try ResponseBody(status: head.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
+        var body = try ResponseBody(
+            status: response.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
         do {
-            try data.withUnsafeBytes { bytes in try body.append(bytes) }?.report()
+            try body.append(response.body)?.report()
             let (saved, last, file) = try body.finish()
             last?.report()
             await keep(file)
-            return (saved, head)
+            response.body = saved
+            return response
         } catch {
             body.abandon()
             throw error
@@ -136,10 +129,3 @@ struct ProgressCounter {
             progress: TransferProgress(direction: direction, bytes: bytes, expectedBytes: expected), receiver: receiver)
     }
 }
-
-/// A ``Transport`` that streams a ``Transfer/current`` transfer itself.
-///
-/// It sends the upload from its file and writes the body to its destination, with progress as the bytes go.
-/// ``Webservice`` gives other transports the upload in memory and saves
-/// the body they return.
-protocol TransfersFiles: Transport {}

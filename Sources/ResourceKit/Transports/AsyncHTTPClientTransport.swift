@@ -21,7 +21,7 @@
     /// ```swift
     /// let webservice = Webservice(transport: AsyncHTTPClientTransport())
     /// ```
-    public struct AsyncHTTPClientTransport: TransfersFiles {
+    public struct AsyncHTTPClientTransport: Transport {
         /// The client that sends the requests.
         public let client: HTTPClient
         /// The most redirects to follow for one request, 20 by default; one more fails with
@@ -66,31 +66,31 @@
 
         /// Sends `request`, follows its redirects and returns the final response with its whole body.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            let (body, head) = try await head(for: request, maxBodySize: nil)
-            return (body, head.response())
+            try await urlResponse(to: request, maxBodySize: nil)
         }
 
         /// Sends `request` like ``data(for:)``, failing as soon as the body is larger than `maxBodySize` bytes.
         public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-            let (body, head) = try await head(for: request, maxBodySize: maxBodySize)
-            return (body, head.response())
+            try await urlResponse(to: request, maxBodySize: maxBodySize)
         }
 
-        /// Sends `request`, its `URLError`s redacted as ``Webservice`` reports them, so a caller using the transport
-        /// alone never logs a credential either.
-        func head(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
+        /// Sends `request` as ``data(for:)`` does, its `URLError`s redacted as ``Webservice`` reports them, so a caller
+        /// using the transport alone never logs a credential either.
+        private func urlResponse(to request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
             do {
-                return try await exchange(request, maxBodySize: maxBodySize)
+                let response = try await exchange(request, maxBodySize: maxBodySize, transfer: nil)
+                guard let http = response.httpURLResponse() else { throw URLError(.badServerResponse) }
+                return (response.body, http)
             } catch let error as URLError {
                 throw Redaction.sanitized(error, removing: Redaction.secrets(of: request))
             }
         }
 
-        /// Sends `original`, follows its redirects and gathers the final response's body.
-        private func exchange(_ original: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
+        /// Sends `original`, follows its redirects and gathers the final response's body, with `transfer`'s files
+        /// and progress.
+        private func exchange(_ original: URLRequest, maxBodySize: Int?, transfer: Transfer?) async throws -> Response {
             var request = original
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map(asciiLowercased))
-            let transfer = Transfer.current
             let uploadSize = try transfer?.uploadSize()
             // The file is the body until a redirect turns the request into a `GET` without one.
             var upload = transfer?.upload
@@ -123,13 +123,9 @@
                         try await Self.gather(
                             response.body, expectedLength: expectedLength, maxBodySize: maxBodySize, url: url)
                     }
-                let (status, headers, version) = (response.status, response.headers, response.version)
-                return (
-                    body,
-                    ResponseHead(statusCode: Int(status.code)) {
-                        Self.httpResponse(status: status, headers: headers, version: version, url: url)
-                    }
-                )
+                return Response(
+                    statusCode: Int(response.status.code), fields: response.headers.map { ($0.name, $0.value) },
+                    body: body, url: url)
             }
             throw URLError(
                 .httpTooManyRedirects,
@@ -342,24 +338,6 @@
                 ])
         }
 
-        /// The `HTTPURLResponse` for a response's head, with repeated header fields joined by commas.
-        private static func httpResponse(
-            status: HTTPResponseStatus,
-            headers: HTTPHeaders,
-            version: HTTPVersion,
-            url: URL
-        ) -> URLResponse {
-            var fields: [String: String] = [:]
-            for (name, value) in headers {
-                fields[name] = fields[name].map { "\($0), \(value)" } ?? value
-            }
-            let version = "HTTP/\(version.major).\(version.minor)"
-            // FoundationNetworking's initializer never fails; a response without an HTTP head makes `load` report
-            // `WebserviceError.nonHTTPResponse` if one ever did.
-            return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: version, headerFields: fields)
-                ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
-        }
-
         /// `error` as the `URLError` `URLSession` would report, or `CancellationError` for a cancelled task.
         static func translate(_ error: any Error, url: URL) -> any Error {
             if error is CancellationError || error is URLError { return error }
@@ -429,7 +407,12 @@
         }
     }
 
-    extension AsyncHTTPClientTransport: HeadTransport {}
+    extension AsyncHTTPClientTransport: HeadTransport {
+        /// Sends `request` for the load `context` describes: its files, progress and body limit.
+        func response(to request: URLRequest, context: LoadContext) async throws -> Response {
+            try await exchange(request, maxBodySize: context.maxBodySize, transfer: context.transfer)
+        }
+    }
 
     /// A file's contents as buffers of 64 KiB, read as AsyncHTTPClient asks for them, counted for progress.
     ///

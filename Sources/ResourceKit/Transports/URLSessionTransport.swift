@@ -16,7 +16,7 @@ import Foundation
 /// configuration.httpAdditionalHeaders = ["Authorization": "Bearer \(token)"]
 /// let webservice = Webservice(transport: URLSessionTransport(configuration: configuration))
 /// ```
-public final class URLSessionTransport: TransfersFiles {
+public final class URLSessionTransport: Transport {
     /// The transport behind `Webservice()`.
     @usableFromInline static let shared = URLSessionTransport()
 
@@ -92,18 +92,17 @@ public final class URLSessionTransport: TransfersFiles {
 
     /// Sends `request` through the session and returns the body and the response.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await data(for: request, limit: nil)
+        try await data(for: prepared(request), limit: nil, transfer: nil)
     }
 
     /// Sends `request` through the session, giving up once the body is larger than `maxBodySize` bytes.
     public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        try await data(for: request, limit: maxBodySize)
+        try await data(for: prepared(request), limit: maxBodySize, transfer: nil)
     }
 
-    private func data(for request: URLRequest, limit: Int?, adding: Bool = true) async throws -> (Data, URLResponse) {
+    /// Sends `request` as it is, with `transfer`'s files and progress.
+    private func data(for request: URLRequest, limit: Int?, transfer: Transfer?) async throws -> (Data, URLResponse) {
         try request.requireHTTP()
-        let request = adding ? prepared(request) : request
-        let transfer = Transfer.current
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
                 return try await delegate.load(request, in: session, maxBodySize: limit, transfer: transfer)
@@ -111,11 +110,13 @@ public final class URLSessionTransport: TransfersFiles {
         #endif
         if let transfer {
             // Through a caller's session, and on Apple platforms: in memory, then to the file.
-            let (body, head) = try await transfer.buffered(request, maxBodySize: limit) { request in
+            let response = try await transfer.buffered(request, maxBodySize: limit) { request in
                 let (body, response) = try await send(request, limit: limit)
-                return (body, ResponseHead(response))
+                guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+                return Response(http, body: body)
             }
-            return (body, head.response())
+            guard let http = response.httpURLResponse() else { throw URLError(.badServerResponse) }
+            return (response.body, http)
         }
         return try await send(request, limit: limit)
     }
@@ -136,7 +137,7 @@ public final class URLSessionTransport: TransfersFiles {
     /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
     ///
     /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too, and sends them
-    /// through ``head(for:maxBodySize:)``, which doesn't add them again: a request without credentials stays so.
+    /// through ``response(to:context:)``, which doesn't add them again: a request without credentials stays so.
     func prepared(_ request: URLRequest) -> URLRequest {
         let fields = request.allHTTPHeaderFields ?? [:]
         let missing = addedHeaders.filter { added in !fields.keys.contains { sameHeaderName($0, added.key) } }
@@ -165,9 +166,10 @@ public final class URLSessionTransport: TransfersFiles {
 
 extension URLSessionTransport: HeadTransport {
     /// Sends `request` as it is, without ``addedHeaders``: ``Webservice`` set them, or took them off.
-    func head(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, ResponseHead) {
-        let (body, response) = try await data(for: request, limit: maxBodySize, adding: false)
-        return (body, ResponseHead(response))
+    func response(to request: URLRequest, context: LoadContext) async throws -> Response {
+        let (body, response) = try await data(for: request, limit: context.maxBodySize, transfer: context.transfer)
+        guard let http = response as? HTTPURLResponse else { throw WebserviceError.nonHTTPResponse(body: body) }
+        return Response(http, body: body)
     }
 }
 

@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
+/// resource's name, the deadline, the body limit, the attempt and the observer.
+///
+/// ``Webservice/load(_:)`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
+/// counts its attempts. See <doc:MiddlewareChain>.
+///
+/// ```swift
+/// func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+///     logger.info("\(context.name ?? "load") attempt \(context.attempt)")
+///     return try await next(request, context)
+/// }
+/// ```
+public struct LoadContext: Sendable {
+    /// The resource's ``Resource/name``, for logs and for middleware that match on it.
+    public var name: String?
+    /// When the resource's ``Resource/timeout`` passes, a reading of `Uptime`; `nil` without one.
+    var deadline: UInt64?
+    /// The resource's ``Resource/maxBodySize``: the largest body the transport may accept, in bytes.
+    public var maxBodySize: Int?
+    /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.
+    public var attempt = 1
+    /// The web service's ``Webservice/observer``.
+    public var observer: (@Sendable (WebserviceEvent) -> Void)?
+    /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory
+    /// without progress.
+    var transfer: Transfer?
+    /// Whether the request may carry credentials: `false` for a page on another origin (``Resource``'s
+    /// `sendsCredentials`), whose request reaches the transport with safe header fields only and no cookies.
+    var sendsCredentials = true
+    /// The identity of the web service's chain and transport, for ``Deduplication``: loads share a response only when
+    /// they would send the same bytes through the same transport.
+    let chain: Chain
+
+    /// The identity of a web service's chain and transport: made anew when either is set, shared by its copies.
+    final class Chain: Hashable, Sendable {
+        static func == (lhs: Chain, rhs: Chain) -> Bool { lhs === rhs }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
+
+    init(chain: Chain) {
+        self.chain = chain
+    }
+
+    /// The seconds left before the resource's ``Resource/timeout`` passes, `nil` without one: a middleware shouldn't
+    /// start a wait the load can't finish.
+    public var timeRemaining: TimeInterval? {
+        deadline.map { deadline in TimeInterval(Int64(bitPattern: deadline &- Uptime.now())) / 1_000_000_000 }
+    }
+
+    /// Receives the progress of the request body's upload and the response body's download: the resource's
+    /// ``Resource/progress``.
+    public var progress: (@Sendable (TransferProgress) -> Void)? { transfer?.progress }
+
+    /// Tells the observer, if there is one, that `kind` happened to `request`.
+    func report(_ kind: WebserviceEvent.Kind, for request: URLRequest) {
+        if let observer { observer(WebserviceEvent(kind, request: request)) }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The path of every load, in the order the request travels it; the response comes back the same way.
+///
+/// 1. ``Webservice/load(_:)`` builds the request from the resource and makes its ``LoadContext``.
+/// 2. The timeout (`Timeout`), when the resource has one: the whole pipeline runs within it.
+/// 3. The web service's own ``Webservice/middleware``, the first one outermost.
+/// 4. The cache (`Caching`), after the middleware, so that a credential they add is part of its key.
+/// 5. The limit on loads in flight (`Limiting`): only the exchange itself holds a place, never a wait for a
+///    credential or a retry's delay.
+/// 6. The observer (`Observing`), which hears of each request handed to the transport.
+/// 7. The transport (`Sending`), whose errors are redacted once, here.
+/// 8. The resource validates and parses the response.
+///
+/// See <doc:MiddlewareChain>.
+enum Pipeline {
+    /// The steps 3 to 7 as one function, built once for a web service rather than once a load.
+    static func build(
+        middleware: [any Middleware],
+        cache: ResponseCache?,
+        limiter: LoadLimiter?,
+        observes: Bool,
+        transport: any Transport
+    ) -> Middleware.Next {
+        var layers = middleware
+        if let cache { layers.append(Caching(cache: cache)) }
+        if let limiter { layers.append(Limiting(limiter: limiter)) }
+        if observes { layers.append(Observing()) }
+        let sending = Sending(transport: transport)
+        var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
+        for layer in layers.reversed() {
+            next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
+        }
+        return next
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP response: its status code, header fields and body, as middleware receive it and errors keep it.
+///
+/// It is built once, from what the transport received; an `HTTPURLResponse` is made from it only for a parse that
+/// reads one. `dump` and `Mirror` show only harmless header values; the others read `REDACTED`.
+///
+/// ```swift
+/// let response = try await next(request, context)
+/// if response.statusCode == 429, let wait = response.value(forHTTPHeaderField: "Retry-After") { … }
+/// ```
+public struct Response: Sendable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response body.
+    public var body: Data
+    /// The URL the response came from, after any redirects.
+    public var url: URL?
+    /// The attempts the load made, the last of which got this response; more than 1 after ``RetryPolicy`` retried.
+    public internal(set) var attempts = 1
+    /// The header fields as the transport gave them.
+    private var fields: Fields
+    /// The request this response answers as the transport got it, credentials included: what a description must not
+    /// show of it.
+    var request: URLRequest?
+
+    /// How the header fields are kept: as the `HTTPURLResponse` a transport made, which is then reused, or as a list.
+    private enum Fields: Sendable {
+        case native(HTTPURLResponse)
+        case list([(name: String, value: String)])
+    }
+
+    /// Creates a response from its parts.
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.body = body
+        self.url = url
+        fields = .list(headers.map { (name: $0.key, value: $0.value) })
+    }
+
+    /// The response of `response` with `body`.
+    init(_ response: HTTPURLResponse, body: Data) {
+        statusCode = response.statusCode
+        self.body = body
+        url = response.url
+        fields = .native(response)
+    }
+
+    /// A response whose header fields are `fields` in the order they arrived, repeated names included.
+    init(statusCode: Int, fields: [(name: String, value: String)], body: Data, url: URL?) {
+        self.statusCode = statusCode
+        self.body = body
+        self.url = url
+        self.fields = .list(fields)
+    }
+
+    /// The response's header fields; a name that arrived more than once has its values joined by commas.
+    public var headers: [String: String] {
+        get {
+            switch fields {
+            case .native(let response): return response.headerFields
+            case .list(let list):
+                var headers: [String: String] = [:]
+                for (name, value) in list {
+                    // The first spelling of a name keeps the values of all its spellings.
+                    let key = headers.keys.first { sameHeaderName($0, name) } ?? name
+                    headers[key] = headers[key].map { "\($0), \(value)" } ?? value
+                }
+                return headers
+            }
+        }
+        set { fields = .list(newValue.map { (name: $0.key, value: $0.value) }) }
+    }
+
+    /// The value of the header field `name`, matched in any letter case; repeated fields joined by commas.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        switch fields {
+        case .native(let response): return response.value(forHTTPHeaderField: name)
+        case .list(let list):
+            let values = list.lazy.filter { sameHeaderName($0.name, name) }.map(\.value)
+            return values.isEmpty ? nil : values.joined(separator: ", ")
+        }
+    }
+
+    /// The response as an `HTTPURLResponse`, for a parse that reads one: the transport's own when it made one.
+    func httpURLResponse() -> HTTPURLResponse? {
+        if case .native(let response) = fields, response.statusCode == statusCode, response.url == url {
+            return response
+        }
+        guard let url = url ?? request?.url ?? URL(string: "about:blank") else { return nil }
+        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+    }
+
+    /// The credentials of the request this response answers, which descriptions replace wherever the server echoed
+    /// them.
+    var secrets: [String] { request.map(Redaction.secrets(of:)) ?? [] }
+}
+
+extension Response: CustomReflectable {
+    /// The status code, the header fields with only harmless values shown (without the request's credentials), and the
+    /// body.
+    public var customMirror: Mirror {
+        let secrets = secrets
+        let headers = headers.reduce(into: [String: String]()) { result, field in
+            result[field.key] =
+                isSafeHeader(field.key) ? Redaction.scrub(field.value, removing: secrets) : Redaction.mark
+        }
+        return Mirror(
+            self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
+    }
+}
