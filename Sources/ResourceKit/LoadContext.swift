@@ -43,6 +43,12 @@ public struct LoadContext: Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 
+    /// A context for a load of its own, with no limit, timeout or observer: for calling a transport's
+    /// ``Transport/send(_:context:)`` yourself, as a test does.
+    public init() {
+        chain = Chain()
+    }
+
     init(chain: Chain) {
         self.chain = chain
     }

@@ -32,9 +32,7 @@ public struct Webservice: Sendable {
     }
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.
-    public var observer: (@Sendable (WebserviceEvent) -> Void)? {
-        didSet { if (oldValue == nil) != (observer == nil) { rebuildPipeline() } }
-    }
+    public var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// The limit on loads in flight at once, when one was set.
     let limiter: LoadLimiter?
     /// The header fields ``transport`` adds to requests that don't set them.
@@ -68,7 +66,7 @@ public struct Webservice: Sendable {
         self.observer = observer
         (addedHeaders, addsOwnCredentials) = Self.transportFacts(transport)
         pipeline = Pipeline.build(
-            middleware: middleware, cache: cache, limiter: limiter, observes: observer != nil, transport: transport)
+            middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
     /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
@@ -81,7 +79,7 @@ public struct Webservice: Sendable {
     private mutating func rebuildPipeline() {
         chain = LoadContext.Chain()
         pipeline = Pipeline.build(
-            middleware: middleware, cache: cache, limiter: limiter, observes: observer != nil, transport: transport)
+            middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
     /// What ``load(_:)`` needs to know of `transport`, found once rather than with a dynamic cast per load.

@@ -226,24 +226,23 @@ import Testing
     }
 }
 
-/// A transport that is told the body limit, as `URLSessionTransport` is, over a stub: it notes each request's limit,
-/// `nil` where it was asked for the whole body, and when `stopsAtBodyLimit`, a longer body throws `bodyTooLarge`.
+/// A transport that reads the body limit from the load's context, as `URLSessionTransport` does, over a stub: it
+/// notes each load's limit, and when `stopsAtBodyLimit`, a longer body throws `bodyTooLarge`.
 private struct LimitedTransport: Transport {
     let stub: StubTransport
     var stopsAtBodyLimit: Bool
     let bodyLimits = Notes<Int?>()
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        await bodyLimits.append(nil)
-        return try await stub.data(for: request)
+        try await stub.data(for: request)
     }
 
-    func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        await bodyLimits.append(maxBodySize)
+    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        await bodyLimits.append(context.maxBodySize)
         let (body, response) = try await stub.data(for: request)
-        if stopsAtBodyLimit, body.count > maxBodySize {
-            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+        if stopsAtBodyLimit, let limit = context.maxBodySize, body.count > limit {
+            throw WebserviceError.bodyTooLarge(limit: limit)
         }
-        return (body, response)
+        return (Response(statusCode: (response as? HTTPURLResponse)?.statusCode ?? 0), ResponseBody(body))
     }
 }

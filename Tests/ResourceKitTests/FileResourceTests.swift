@@ -40,10 +40,10 @@ import Testing
         for transport in [URLSessionTransport(session: .shared), URLSessionTransport(configuration: .ephemeral)] {
             let error = try await #require(throws: URLError.self) { try await transport.data(for: request) }
             #expect(error.code == .unsupportedURL)
-            let limited = try await #require(throws: URLError.self) {
-                try await transport.data(for: request, maxBodySize: 1_000)
+            let sent = try await #require(throws: URLError.self) {
+                try await transport.send(request, context: LoadContext())
             }
-            #expect(limited.code == .unsupportedURL)
+            #expect(sent.code == .unsupportedURL)
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
 
     @Test func downloadsErrorBodyIsKeptUpToAMebibyte() throws {
         let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: baseURL)))
-        var body = try ResponseBody(status: 500, expectedLength: nil, maxBodySize: nil, for: transfer)
+        var body = try ArrivingBody(status: 500, expectedLength: nil, maxBodySize: nil, for: transfer)
         _ = try body.append(Data(count: 3 * Transfer.errorBodyLimit))
         #expect(try body.finish().0.count == Transfer.errorBodyLimit)
     }
@@ -67,7 +67,7 @@ import Testing
         let destination = directory.appendingPathComponent("file")
         let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
 
-        var body = try ResponseBody(status: 200, expectedLength: nil, maxBodySize: 10, for: transfer)
+        var body = try ArrivingBody(status: 200, expectedLength: nil, maxBodySize: 10, for: transfer)
         _ = try body.append(Data(count: 10))
         #expect(try files(in: directory).count == 1)
         let tooLarge = #expect(throws: WebserviceError.self) { _ = try body.append(Data(count: 1)) }
@@ -76,7 +76,7 @@ import Testing
 
         #expect(try files(in: directory).isEmpty)
         let announced = #expect(throws: WebserviceError.self) {
-            _ = try ResponseBody(status: 200, expectedLength: 11, maxBodySize: 10, for: transfer)
+            _ = try ArrivingBody(status: 200, expectedLength: 11, maxBodySize: 10, for: transfer)
         }
         #expect(announced?.bodyTooLarge == 10)
         #expect(try files(in: directory).isEmpty)
@@ -89,7 +89,7 @@ import Testing
             let destination = directory.appendingPathComponent("taken")
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
             let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
-            var body = try ResponseBody(status: 200, expectedLength: nil, maxBodySize: nil, for: transfer)
+            var body = try ArrivingBody(status: 200, expectedLength: nil, maxBodySize: nil, for: transfer)
             _ = try body.append(Data("x".utf8))
             // The temporary file's descriptor, found by where it leads.
             let descriptor = try #require(
@@ -308,7 +308,7 @@ private struct EndMiddleware: Middleware {
 
 /// A transport that streams transfers itself and notes the destination of each request's transfer: `nil` for a
 /// request sent to it directly, which has no load's context.
-private struct TransferSpy: HeadTransport {
+private struct TransferSpy: Transport {
     let notes = Notes<URL?>()
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
@@ -316,9 +316,9 @@ private struct TransferSpy: HeadTransport {
         return (Data(), try httpResponse(200))
     }
 
-    func response(to request: URLRequest, context: LoadContext) async throws -> Response {
+    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         await notes.append(context.transfer?.destination)
-        return Response(statusCode: 200, url: baseURL)
+        return (Response(statusCode: 200, url: baseURL), ResponseBody(Data()))
     }
 }
 

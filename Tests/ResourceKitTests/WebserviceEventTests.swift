@@ -20,7 +20,7 @@ import Testing
         let kinds = events.events.map { event -> String in
             switch event.kind {
             case .sent: "sent"
-            case .received(let statusCode, let bytes, _): "received \(statusCode ?? 0) \(bytes)"
+            case .received(let statusCode, let bytes, _): "received \(statusCode) \(bytes)"
             case .retryScheduled(let attempt, _): "retry after \(attempt)"
             default: "other"
             }

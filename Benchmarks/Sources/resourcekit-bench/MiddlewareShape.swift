@@ -16,11 +16,8 @@ enum MiddlewareShape {
 
     /// Passes every request on unchanged.
     struct NoOp: Middleware {
-        func intercept(
-            _ request: URLRequest,
-            next: @escaping @Sendable (URLRequest) async throws -> (Data, ResponseHead)
-        ) async throws -> (Data, ResponseHead) {
-            try await next(request)
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            try await next(request, context)
         }
     }
 

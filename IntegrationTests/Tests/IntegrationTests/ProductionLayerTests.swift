@@ -405,7 +405,7 @@ extension WebserviceEvent.Kind {
     fileprivate var summary: String {
         switch self {
         case .sent: "sent"
-        case .received(let statusCode, _, _): statusCode.map(String.init) ?? "not HTTP"
+        case .received(let statusCode, _, _): String(statusCode)
         case .failed: "failed"
         case .retryScheduled(let attempt, let delay): "retry \(attempt) in \(Int(delay)) s"
         case .credentialRefreshed: "credential refreshed"

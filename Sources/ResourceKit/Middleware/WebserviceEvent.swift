@@ -16,9 +16,8 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// The request was handed to the transport; each attempt sends it again.
         case sent
-        /// A response arrived: its status code (`nil` when it is not HTTP), its body's size and the seconds since it
-        /// was sent.
-        case received(statusCode: Int?, bytes: Int, duration: TimeInterval)
+        /// A response arrived: its status code, its body's size and the seconds since it was sent.
+        case received(statusCode: Int, bytes: Int, duration: TimeInterval)
         /// The transport failed before a response arrived, with the error ``Webservice/load(_:)`` would throw.
         case failed(any Error, duration: TimeInterval)
         /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
@@ -57,7 +56,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
             switch kind {
             case .sent: "sent"
             case .received(let statusCode, let bytes, let duration):
-                "\(statusCode.map(String.init) ?? "not HTTP"), \(bytes) bytes in \(Self.milliseconds(duration))"
+                "\(statusCode), \(bytes) bytes in \(Self.milliseconds(duration))"
             case .failed(let error, let duration): "failed after \(Self.milliseconds(duration)): \(error)"
             case .retryScheduled(let attempt, let delay):
                 "attempt \(attempt) failed, retrying in \(Self.milliseconds(delay))"

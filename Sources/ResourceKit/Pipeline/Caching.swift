@@ -54,6 +54,7 @@ struct Caching: Middleware {
         context.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))
         var answer = stored.response
         answer.request = request
+        answer.attempts = context.attempt
         return answer
     }
 }

@@ -23,13 +23,12 @@ enum Pipeline {
         middleware: [any Middleware],
         cache: ResponseCache?,
         limiter: LoadLimiter?,
-        observes: Bool,
         transport: any Transport
     ) -> Middleware.Next {
         var layers = middleware
         if let cache { layers.append(Caching(cache: cache)) }
         if let limiter { layers.append(Limiting(limiter: limiter)) }
-        if observes { layers.append(Observing()) }
+        layers.append(Observing())
         let sending = Sending(transport: transport)
         var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
         for layer in layers.reversed() {

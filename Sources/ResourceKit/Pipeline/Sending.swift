@@ -6,32 +6,19 @@ import Foundation
 
 /// The end of the pipeline: hands the request to the transport and makes one ``Response`` of what comes back.
 ///
-/// A request whose load may not carry credentials loses those a middleware added. ResourceKit's own transports get
-/// the whole ``LoadContext`` (``HeadTransport``); another transport gets the upload in memory, and its body is saved
-/// and limited afterwards. Errors become what ``Webservice/load(_:)`` throws, redacted once, here.
+/// A request whose load may not carry credentials loses those a middleware added. The body is read here, the same
+/// way for every transport: its limit enforced and a download saved as the chunks arrive, its progress reported.
+/// Errors become what ``Webservice/load(_:)`` throws, redacted once, here.
 struct Sending: Sendable {
     let transport: any Transport
-    /// ``transport`` when it takes the whole context, found once rather than with a dynamic cast per load.
-    let head: (any HeadTransport)?
-
-    init(transport: any Transport) {
-        self.transport = transport
-        head = transport as? any HeadTransport
-    }
 
     func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
         let request = context.sendsCredentials ? request : request.withoutCredentials
         var response: Response
         do {
-            if let head {
-                response = try await head.response(to: request, context: context)
-            } else if let transfer = context.transfer {
-                response = try await transfer.buffered(request, maxBodySize: context.maxBodySize) { request in
-                    try await plain(request, maxBodySize: context.maxBodySize)
-                }
-            } else {
-                response = try await plain(request, maxBodySize: context.maxBodySize)
-            }
+            let body: ResponseBody
+            (response, body) = try await transport.send(request, context: context)
+            response.body = try await Self.read(body, of: response, context: context)
         } catch {
             throw Self.reported(error, of: request, attempts: context.attempt)
         }
@@ -40,17 +27,24 @@ struct Sending: Sendable {
         return response
     }
 
-    /// Sends `request` through a transport that returns a `URLResponse`, and checks the body's size afterwards.
-    private func plain(_ request: URLRequest, maxBodySize: Int?) async throws -> Response {
-        let (body, urlResponse) =
-            if let maxBodySize {
-                try await transport.data(for: request, maxBodySize: maxBodySize)
-            } else {
-                try await transport.data(for: request)
-            }
-        guard let http = urlResponse as? HTTPURLResponse else { throw WebserviceError.nonHTTPResponse(body: body) }
-        if let maxBodySize, body.count > maxBodySize { throw WebserviceError.bodyTooLarge(limit: maxBodySize) }
-        return Response(http, body: body)
+    /// The whole of `body`, the body of `head`, in memory; a download's accepted body goes to its file instead, which
+    /// the load moves into place once it has succeeded.
+    private static func read(_ body: ResponseBody, of head: Response, context: LoadContext) async throws -> Data {
+        // A client that inflates a compressed body hands over more bytes than its Content-Length counts.
+        let encoded = head.value(forHTTPHeaderField: "Content-Encoding").map { asciiLowercased($0) != "identity" }
+        let length = encoded == true ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+        let arriving = try ArrivingBody(
+            status: head.statusCode, expectedLength: length, maxBodySize: context.maxBodySize, for: context.transfer)
+        var read = try await body.read(into: arriving)
+        // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.
+        guard !Task.isCancelled else {
+            read.abandon()
+            throw CancellationError()
+        }
+        let (data, due, file) = try read.finish()
+        due?.report()
+        await context.transfer?.keep(file)
+        return data
     }
 
     /// A transport's `error` as ``Webservice/load(_:)`` reports it: ``WebserviceError/transport(_:)`` without

@@ -49,41 +49,6 @@ struct Transfer: Sendable {
     func uploadSize() throws -> Int64? {
         try upload?.regularFileSize()
     }
-
-    /// Sends `request` through `send`, a transport that can't stream files.
-    ///
-    /// The upload is read into memory first, and the body is saved to the destination once it has arrived. Each
-    /// direction's progress is reported once, at its end.
-    func buffered(
-        _ request: URLRequest,
-        maxBodySize: Int?,
-        send: (URLRequest) async throws -> Response
-    ) async throws -> Response {
-        var request = request
-        if let upload {
-            _ = try uploadSize()
-            request.httpBody = try Data(contentsOf: upload)
-        }
-        var response = try await send(request)
-        if upload != nil, let bytes = request.httpBody.map({ Int64($0.count) }) {
-            progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
-        }
-        // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.
-        try Task.checkCancellation()
-        var body = try ResponseBody(
-            status: response.statusCode, expectedLength: nil, maxBodySize: maxBodySize, for: self)
-        do {
-            try body.append(response.body)?.report()
-            let (saved, last, file) = try body.finish()
-            last?.report()
-            await keep(file)
-            response.body = saved
-            return response
-        } catch {
-            body.abandon()
-            throw error
-        }
-    }
 }
 
 /// A progress report due, with the closure it goes to; reported outside any lock.

@@ -35,9 +35,6 @@
         /// compresses by, far below a decompression bomb's 1 000.
         static let decompressionRatio = 100
 
-        /// The largest body a `ByteBuffer` can gather, with room to spare below its 4 GiB capacity.
-        static let largestBody = Int(clamping: 4_000_000_000 as Int64)
-
         /// Creates a transport with ResourceKit's shared client, configured to behave like `URLSession` (timeouts,
         /// redirects, decompression limits); see <doc:Transports>.
         public init() {
@@ -66,29 +63,30 @@
 
         /// Sends `request`, follows its redirects and returns the final response with its whole body.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            try await urlResponse(to: request, maxBodySize: nil)
-        }
-
-        /// Sends `request` like ``data(for:)``, failing as soon as the body is larger than `maxBodySize` bytes.
-        public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-            try await urlResponse(to: request, maxBodySize: maxBodySize)
-        }
-
-        /// Sends `request` as ``data(for:)`` does, its `URLError`s redacted as ``Webservice`` reports them, so a caller
-        /// using the transport alone never logs a credential either.
-        private func urlResponse(to request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
             do {
-                let response = try await exchange(request, maxBodySize: maxBodySize, transfer: nil)
-                guard let http = response.httpURLResponse() else { throw URLError(.badServerResponse) }
-                return (response.body, http)
+                let (head, body) = try await exchange(request, maxBodySize: nil, transfer: nil)
+                var read = try await body.read(into: ArrivingBody())
+                let (data, _, _) = try read.finish()
+                guard let response = head.httpURLResponse() else { throw URLError(.badServerResponse) }
+                return (data, response)
             } catch let error as URLError {
+                // Redacted as ``Webservice`` reports it, so a caller using the transport alone never logs a credential.
                 throw Redaction.sanitized(error, removing: Redaction.secrets(of: request))
             }
         }
 
-        /// Sends `original`, follows its redirects and gathers the final response's body, with `transfer`'s files
-        /// and progress.
-        private func exchange(_ original: URLRequest, maxBodySize: Int?, transfer: Transfer?) async throws -> Response {
+        /// Sends `request`, follows its redirects and returns the final response's head, with its body as it arrives;
+        /// a file upload streams from its file.
+        public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            try await exchange(request, maxBodySize: context.maxBodySize, transfer: context.transfer)
+        }
+
+        /// Sends `original`, with `transfer`'s upload and progress, and follows its redirects to the final response.
+        private func exchange(
+            _ original: URLRequest,
+            maxBodySize: Int?,
+            transfer: Transfer?
+        ) async throws -> (Response, ResponseBody) {
             var request = original
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map(asciiLowercased))
             let uploadSize = try transfer?.uploadSize()
@@ -113,19 +111,10 @@
                     continue
                 }
                 try Self.checkContentEncoding(of: response, url: url)
-                let expectedLength = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-                let body =
-                    if let transfer {
-                        try await Self.receive(
-                            response, expectedLength: expectedLength, maxBodySize: maxBodySize, transfer: transfer,
-                            url: url)
-                    } else {
-                        try await Self.gather(
-                            response.body, expectedLength: expectedLength, maxBodySize: maxBodySize, url: url)
-                    }
-                return Response(
+                let head = Response(
                     statusCode: Int(response.status.code), fields: response.headers.map { ($0.name, $0.value) },
-                    body: body, url: url)
+                    body: Data(), url: url)
+                return (head, ResponseBody(Chunks(body: response.body, maxBodySize: maxBodySize, url: url)))
             }
             throw URLError(
                 .httpTooManyRedirects,
@@ -226,51 +215,8 @@
             }
         }
 
-        /// Gathers the body's buffers into one `Data`, failing once it passes `maxBodySize` or ``largestBody``.
-        ///
-        /// The buffer grows with the bytes that arrived, at most doubling, and never past the `expectedLength` the
-        /// server announced or the limit: a `Content-Length` alone never makes it allocate. A body of one buffer is
-        /// used as it is; the `Data` shares the buffer's storage rather than copying it.
-        private static func gather(
-            _ body: HTTPClientResponse.Body,
-            expectedLength: Int?,
-            maxBodySize: Int?,
-            url: URL
-        ) async throws -> Data {
-            let limit = min(maxBodySize ?? largestBody, largestBody)
-            if let expectedLength, expectedLength > limit {
-                throw WebserviceError.bodyTooLarge(limit: limit)
-            }
-            var gathered: ByteBuffer?
-            do {
-                for try await chunk in body {
-                    let size = (gathered?.readableBytes ?? 0) + chunk.readableBytes
-                    if size > limit {
-                        throw WebserviceError.bodyTooLarge(limit: limit)
-                    }
-                    guard var buffer = gathered else {
-                        gathered = chunk
-                        continue
-                    }
-                    gathered = nil  // leaves `buffer` the storage's only owner, so appending doesn't copy it
-                    if buffer.writableBytes < chunk.readableBytes {
-                        var capacity = min(size * 2, limit)
-                        if let expectedLength, expectedLength >= size {
-                            capacity = min(capacity, expectedLength)
-                        }
-                        buffer.reserveCapacity(minimumWritableBytes: capacity - buffer.readableBytes)
-                    }
-                    buffer.writeImmutableBuffer(chunk)
-                    gathered = buffer
-                }
-            } catch {
-                throw translateBodyError(error, maxBodySize: maxBodySize, url: url)
-            }
-            return gathered.map { Data(buffer: $0, byteTransferStrategy: .automatic) } ?? Data()
-        }
-
         /// An error reading a response body as ``Webservice`` reports it.
-        private static func translateBodyError(_ error: any Error, maxBodySize: Int?, url: URL) -> any Error {
+        fileprivate static func translateBodyError(_ error: any Error, maxBodySize: Int?, url: URL) -> any Error {
             switch error {
             case is WebserviceError, is URLError:
                 return error
@@ -290,36 +236,6 @@
                     ])
             default:
                 return translate(error, url: url)
-            }
-        }
-
-        /// Reads the body of `response` into a ``ResponseBody``: to `transfer`'s destination for an accepted status,
-        /// with its progress.
-        private static func receive(
-            _ response: HTTPClientResponse,
-            expectedLength: Int?,
-            maxBodySize: Int?,
-            transfer: Transfer,
-            url: URL
-        ) async throws -> Data {
-            // AsyncHTTPClient inflates a compressed body: its Content-Length isn't what arrives.
-            let inflated = response.headers[canonicalForm: "Content-Encoding"].contains {
-                $0.lowercased() != "identity"
-            }
-            var body = try ResponseBody(
-                status: Int(response.status.code), expectedLength: inflated ? nil : expectedLength.map(Int64.init),
-                maxBodySize: maxBodySize, for: transfer)
-            do {
-                for try await chunk in response.body {
-                    try chunk.withUnsafeReadableBytes { try body.append($0) }?.report()
-                }
-                let (data, due, file) = try body.finish()
-                due?.report()
-                await transfer.keep(file)
-                return data
-            } catch {
-                body.abandon()
-                throw translateBodyError(error, maxBodySize: maxBodySize, url: url)
             }
         }
 
@@ -407,10 +323,29 @@
         }
     }
 
-    extension AsyncHTTPClientTransport: HeadTransport {
-        /// Sends `request` for the load `context` describes: its files, progress and body limit.
-        func response(to request: URLRequest, context: LoadContext) async throws -> Response {
-            try await exchange(request, maxBodySize: context.maxBodySize, transfer: context.transfer)
+    /// A response body's buffers as `Data`, with the errors of reading them as ``Webservice`` reports them.
+    private struct Chunks: AsyncSequence, Sendable {
+        typealias Element = Data
+        let body: HTTPClientResponse.Body
+        let maxBodySize: Int?
+        let url: URL
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(base: body.makeAsyncIterator(), maxBodySize: maxBodySize, url: url)
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            var base: HTTPClientResponse.Body.AsyncIterator
+            let maxBodySize: Int?
+            let url: URL
+
+            mutating func next() async throws -> Data? {
+                do {
+                    return try await base.next().map { Data(buffer: $0, byteTransferStrategy: .automatic) }
+                } catch {
+                    throw AsyncHTTPClientTransport.translateBodyError(error, maxBodySize: maxBodySize, url: url)
+                }
+            }
         }
     }
 

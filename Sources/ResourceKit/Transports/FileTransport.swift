@@ -20,9 +20,11 @@ public struct FileTransport: Transport {
         try await data(for: request, maxBodySize: nil)
     }
 
-    /// Reads the file `request` names, unless it is larger than `maxBodySize` bytes.
-    public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        try await data(for: request, maxBodySize: Optional(maxBodySize))
+    /// Reads the file `request` names, unless it is larger than the load's ``LoadContext/maxBodySize``.
+    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        try await sendWhole(request, context: context) { request in
+            try await data(for: request, maxBodySize: context.maxBodySize)
+        }
     }
 
     private func data(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {

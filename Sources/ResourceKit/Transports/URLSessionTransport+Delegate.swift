@@ -9,8 +9,8 @@ import Foundation
 ///
 /// On Linux it also receives each load's response and body (tasks are created without a completion handler), which
 /// FoundationNetworking then neither copies nor holds:
-/// - The body goes into one buffer that grows with the bytes that arrive, and a body that passes the load's limit
-///   ends the load at once; the rest that curl still delivers is dropped, not held.
+/// - The response's head is handed over as soon as it arrives, and each chunk of the body goes into its
+///   ``BodyChannel`` on curl's thread; a body the load refuses (over its limit, say) cancels the task.
 /// - A 401 with a challenge, which FoundationNetworking holds until a credential arrives (forever, unless one is
 ///   stored), is delivered as it is once its body arrived.
 /// - A redirect that keeps the method and the body (307, 308, or 301 and 302 for methods other than `POST`) ends
@@ -35,7 +35,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         guard request.isHTTP else { return completionHandler(nil) }
         let redirected = request.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
         #if canImport(FoundationNetworking)
-            let sendsFile = update(task) { $0.transfer?.upload != nil } ?? false
+            let sendsFile = update(task) { $0.sendsFile } ?? false
             if sendsFile || task.originalRequest?.httpBody?.isEmpty == false,
                 (redirected.httpMethod ?? "GET") == (task.currentRequest?.httpMethod ?? "GET")
             {
@@ -51,20 +51,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     #if canImport(FoundationNetworking)
         /// Sends `request` through this delegate, and again to where a redirect that keeps the body leads; the body
-        /// comes from `transfer`'s file and goes to its destination when it has them.
-        func load(
-            _ request: URLRequest,
-            in session: URLSession,
-            maxBodySize: Int?,
-            transfer: Transfer?
-        ) async throws -> (Data, URLResponse) {
+        /// comes from `transfer`'s file when it has one. Returns the response's head as soon as it arrives, with its body
+        /// still arriving.
+        func send(_ request: URLRequest, in session: URLSession, transfer: Transfer?) async throws -> (
+            Response, ResponseBody
+        ) {
             var request = request
             let uploadSize = try transfer?.uploadSize()
             let upload = transfer?.upload
             // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
             for _ in 0...20 {
                 let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
-                let load = Load(maxBodySize: maxBodySize, transfer: transfer, uploadSize: sending)
+                let load = Load(
+                    sent: ProgressCounter(.upload, expected: sending, receiver: transfer?.progress),
+                    sendsFile: upload != nil)
                 let outcome = try await run(load) { [request] in
                     if let upload {
                         session.uploadTask(with: request, fromFile: upload)
@@ -73,69 +73,38 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     }
                 }
                 switch outcome {
-                case .response(let body, let response, let file):
-                    await transfer?.keep(file)
-                    return (body, response)
+                case .head(let response, let channel): return (Response(response, body: Data()), ResponseBody(channel))
                 case .redirect(let next): request = next
                 }
             }
             throw URLError(.httpTooManyRedirects)
         }
 
-        /// What a task ends with: a response and its body (in memory, or a download's file), or a request to send
-        /// next.
+        /// What a task answers with: a response's head, its body arriving in the channel, or a request to send next.
         enum Outcome: Sendable {
-            case response(Data, URLResponse, ArrivedFile?)
+            case head(HTTPURLResponse, BodyChannel)
             case redirect(URLRequest)
         }
 
-        /// A load from its task's creation until `run` returns.
+        /// A load from its task's creation until the task ends.
         private struct Load {
-            var maxBodySize: Int?
-            var transfer: Transfer?
-            /// The `run` waiting for the outcome.
-            var continuation: CheckedContinuation<Outcome, any Error>?
-            var response: URLResponse?
-            var body = ResponseBody()
-            /// Counts the bytes of the request body sent, for `transfer`'s progress.
+            /// Counts the bytes of the request body sent, for the upload's progress.
             var sent: ProgressCounter
+            /// Whether the request body is a file, which a redirect that keeps the method must send again.
+            var sendsFile: Bool
+            /// The `run` waiting for the head; `nil` once it has it.
+            var continuation: CheckedContinuation<Outcome, any Error>?
+            /// Where the body goes once the head was handed over.
+            var channel: BodyChannel?
+            /// A 401 with a challenge to come, and its body so far: handed over only when the challenge isn't answered
+            /// with a stored credential, which brings a new response.
+            var held: (response: HTTPURLResponse, body: [Data])?
             /// The request to send next instead of following the redirect, which would lose the body.
             var redirect: URLRequest?
 
-            /// A load whose request body, if it has one, is `uploadSize` bytes.
-            init(maxBodySize: Int?, transfer: Transfer?, uploadSize: Int64?) {
-                self.maxBodySize = maxBodySize
-                self.transfer = transfer
-                sent = ProgressCounter(.upload, expected: uploadSize, receiver: transfer?.progress)
-            }
-
-            /// Takes `response` as the one whose body follows, and returns the upload's last progress report if it is
-            /// due, so that it comes before the body's first; throws when its `Content-Length` is over the limit or its
-            /// download's file can't be created.
-            mutating func receive(_ response: URLResponse) throws -> DueProgress? {
-                guard redirect == nil else { return nil }
-                let sentAll = sent.end()
-                // A retry after a 401 brings a new response: its body replaces the last one.
-                body.abandon()
-                self.response = response
-                let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-                guard let transfer else {
-                    body = try ResponseBody(status: nil, expectedLength: length, maxBodySize: maxBodySize, for: nil)
-                    return sentAll
-                }
-                let http = response as? HTTPURLResponse
-                // curl inflates a compressed body before it arrives here: its Content-Length isn't what arrives.
-                let inflated = http?.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
-                body = try ResponseBody(
-                    status: http?.statusCode, expectedLength: inflated ? nil : length, maxBodySize: maxBodySize,
-                    for: transfer)
-                return sentAll
-            }
-
-            /// Appends `data` to the body; returns the progress report that is due, if one is.
-            mutating func receive(_ data: Data) throws -> DueProgress? {
-                guard redirect == nil else { return nil }
-                return try body.append(data)
+            init(sent: ProgressCounter, sendsFile: Bool) {
+                self.sent = sent
+                self.sendsFile = sendsFile
             }
         }
 
@@ -156,7 +125,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             case cancelled
         }
 
-        /// Runs the task `make` creates for `load` and returns how it ended; cancelling the calling task cancels it.
+        /// Runs the task `make` creates for `load` and returns its head or redirect; cancelling the calling task before
+        /// then cancels it.
         private func run(_ load: Load, _ make: @escaping @Sendable () -> URLSessionDataTask) async throws -> Outcome {
             let start = Mutex(Start.waiting)
             return try await withTaskCancellationHandler {
@@ -197,33 +167,24 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
         }
 
-        /// Ends the load of `task` with the outcome `end` makes of it, unless it already ended.
-        ///
-        /// The progress reports `end` adds to its second argument are made outside the lock, before `run` returns.
-        private func finish(
-            _ task: URLSessionTask,
-            _ end: (inout Load, inout [DueProgress]) -> Result<Outcome, any Error>
-        ) {
-            let ended = loads.withLock {
-                loads -> (CheckedContinuation<Outcome, any Error>?, Result<Outcome, any Error>, [DueProgress])? in
-                guard var load = loads.removeValue(forKey: task.taskIdentifier) else { return nil }
-                var reports: [DueProgress] = []
-                let outcome = end(&load, &reports)
-                if case .failure = outcome {
-                    load.body.abandon()
-                }
-                return (load.continuation, outcome, reports)
+        /// Hands `response` over as the head of `load`'s answer, with a channel for its body that already holds
+        /// `early`; returns what resumes the waiting `run`, and the upload's last progress report if it is due, to run
+        /// outside the lock, so that it comes before the body's first.
+        private func handOver(
+            _ response: HTTPURLResponse,
+            of task: URLSessionTask,
+            in load: inout Load,
+            early: [Data] = []
+        ) -> () -> Void {
+            let channel = BodyChannel { [tasks] in tasks.async { task.cancel() } }
+            for chunk in early { channel.write(chunk) }
+            load.channel = channel
+            let (continuation, due) = (load.continuation, load.sent.end())
+            load.continuation = nil
+            return {
+                due?.report()
+                continuation?.resume(returning: .head(response, channel))
             }
-            guard let (continuation, outcome, reports) = ended else { return }
-            for report in reports { report.report() }
-            continuation?.resume(with: outcome)
-        }
-
-        /// Ends the load of `task` with `error`, such as ``WebserviceError/bodyTooLarge(limit:)``, and cancels `task`.
-        private func refuse(_ task: URLSessionDataTask, with error: any Error) {
-            finish(task) { _, _ in .failure(error) }
-            // What curl still delivers before the cancellation takes effect finds no load, and is dropped.
-            tasks.async { task.cancel() }
         }
 
         func urlSession(
@@ -233,19 +194,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
             completionHandler(.allow)  // Linux ignores the disposition.
-            switch update(dataTask, { load in Result { try load.receive(response) } }) {
-            case .success(let due): due?.report()
-            case .failure(let error): refuse(dataTask, with: error)
-            case nil: break
+            let handed = update(dataTask) { load -> (() -> Void)? in
+                guard load.redirect == nil, load.continuation != nil else { return nil }
+                guard let http = response as? HTTPURLResponse else {
+                    let continuation = load.continuation
+                    load.continuation = nil
+                    return { continuation?.resume(throwing: WebserviceError.nonHTTPResponse(body: Data())) }
+                }
+                if http.statusCode == 401, http.value(forHTTPHeaderField: "WWW-Authenticate") != nil {
+                    load.held = (http, [])
+                    return nil
+                }
+                // A retry after a 401 with a stored credential brings a new response: it replaces the held one.
+                load.held = nil
+                return handOver(http, of: dataTask, in: &load)
             }
+            handed?()
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            switch update(dataTask, { load in Result { try load.receive(data) } }) {
-            case .success(let due): due?.report()
-            case .failure(let error): refuse(dataTask, with: error)
-            case nil: break
+            let channel = update(dataTask) { load -> BodyChannel? in
+                guard load.redirect == nil else { return nil }
+                if load.held != nil { load.held?.body.append(data) }
+                return load.channel
             }
+            channel?.write(data)
         }
 
         func urlSession(
@@ -259,20 +232,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            finish(task) { load, reports in
-                if let error { return .failure(error) }
-                if let redirect = load.redirect { return .success(.redirect(redirect)) }
-                guard let response = load.response ?? task.response else {
-                    return .failure(URLError(.badServerResponse))
-                }
-                do {
-                    let (body, due, file) = try load.body.finish()
-                    reports += [load.sent.end(), due].compactMap { $0 }
-                    return .success(.response(body, response, file))
-                } catch {
-                    return .failure(error)
-                }
+            guard var load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            if let channel = load.channel {
+                return channel.finish(error)
             }
+            if error == nil, let (response, body) = load.held {
+                handOver(response, of: task, in: &load, early: body)()
+                load.channel?.finish()
+                return
+            }
+            let outcome: Result<Outcome, any Error> =
+                if let error { .failure(error) }
+                else if let redirect = load.redirect { .success(.redirect(redirect)) }
+                else { .failure(URLError(.badServerResponse)) }
+            load.continuation?.resume(with: outcome)
         }
 
         /// Answers a 401's challenge by ending the load with the 401: FoundationNetworking asks only once the body
@@ -294,13 +267,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 tasks.async { completionHandler(.performDefaultHandling, nil) }
                 return
             }
-            finish(task) { load, _ in
-                guard let response = load.response ?? challenge.failureResponse ?? task.response else {
-                    return .failure(URLError(.userAuthenticationRequired))
-                }
-                return Result {
-                    let (body, _, file) = try load.body.finish()
-                    return .response(body, response, file)
+            if var load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                if let channel = load.channel {
+                    channel.finish()
+                } else if let response = load.held?.response ?? (challenge.failureResponse as? HTTPURLResponse) {
+                    handOver(response, of: task, in: &load, early: load.held?.body ?? [])()
+                    load.channel?.finish()
+                } else {
+                    load.continuation?.resume(throwing: URLError(.userAuthenticationRequired))
                 }
             }
             tasks.async { completionHandler(.cancelAuthenticationChallenge, nil) }

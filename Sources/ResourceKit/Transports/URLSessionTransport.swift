@@ -92,33 +92,34 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` through the session and returns the body and the response.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await data(for: prepared(request), limit: nil, transfer: nil)
+        try request.requireHTTP()
+        let request = prepared(request)
+        #if canImport(FoundationNetworking)
+            if let delegate = session.delegate as? SessionDelegate {
+                let (head, body) = try await delegate.send(request, in: session, transfer: nil)
+                var read = try await body.read(into: ArrivingBody())
+                let (data, _, _) = try read.finish()
+                guard let response = head.httpURLResponse() else { throw URLError(.badServerResponse) }
+                return (data, response)
+            }
+        #endif
+        return try await send(request, limit: nil)
     }
 
-    /// Sends `request` through the session, giving up once the body is larger than `maxBodySize` bytes.
-    public func data(for request: URLRequest, maxBodySize: Int) async throws -> (Data, URLResponse) {
-        try await data(for: prepared(request), limit: maxBodySize, transfer: nil)
-    }
-
-    /// Sends `request` as it is, with `transfer`'s files and progress.
-    private func data(for request: URLRequest, limit: Int?, transfer: Transfer?) async throws -> (Data, URLResponse) {
+    /// Sends `request` as it is: ``Webservice`` set the header fields this transport adds, or took them off.
+    ///
+    /// On Linux, with its own session, the head comes as soon as it arrives and the body follows as curl reads it;
+    /// otherwise the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
+    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         try request.requireHTTP()
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
-                return try await delegate.load(request, in: session, maxBodySize: limit, transfer: transfer)
+                return try await delegate.send(request, in: session, transfer: context.transfer)
             }
         #endif
-        if let transfer {
-            // Through a caller's session, and on Apple platforms: in memory, then to the file.
-            let response = try await transfer.buffered(request, maxBodySize: limit) { request in
-                let (body, response) = try await send(request, limit: limit)
-                guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-                return Response(http, body: body)
-            }
-            guard let http = response.httpURLResponse() else { throw URLError(.badServerResponse) }
-            return (response.body, http)
+        return try await sendWhole(request, context: context) { request in
+            try await send(request, limit: context.maxBodySize)
         }
-        return try await send(request, limit: limit)
     }
 
     /// Sends `request` through the session with a per-task delegate that enforces `limit`.
@@ -137,7 +138,7 @@ public final class URLSessionTransport: Transport {
     /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
     ///
     /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too, and sends them
-    /// through ``response(to:context:)``, which doesn't add them again: a request without credentials stays so.
+    /// through ``send(_:context:)``, which doesn't add them again: a request without credentials stays so.
     func prepared(_ request: URLRequest) -> URLRequest {
         let fields = request.allHTTPHeaderFields ?? [:]
         let missing = addedHeaders.filter { added in !fields.keys.contains { sameHeaderName($0, added.key) } }
@@ -161,15 +162,6 @@ public final class URLSessionTransport: Transport {
             fields[name] = value as? String ?? String(describing: value)
         }
         return fields
-    }
-}
-
-extension URLSessionTransport: HeadTransport {
-    /// Sends `request` as it is, without ``addedHeaders``: ``Webservice`` set them, or took them off.
-    func response(to request: URLRequest, context: LoadContext) async throws -> Response {
-        let (body, response) = try await data(for: request, limit: context.maxBodySize, transfer: context.transfer)
-        guard let http = response as? HTTPURLResponse else { throw WebserviceError.nonHTTPResponse(body: body) }
-        return Response(http, body: body)
     }
 }
 

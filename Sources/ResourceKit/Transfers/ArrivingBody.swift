@@ -14,7 +14,7 @@ import Foundation
 /// The memory body grows with the bytes that arrive, never from what `Content-Length` claims; a body that passes the
 /// load's limit throws ``WebserviceError/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
 /// error body is kept up to ``Transfer/errorBodyLimit`` bytes, for the error to show.
-struct ResponseBody {
+struct ArrivingBody {
     private(set) var data = Data()
     private var file: PartialFile?
     private let maxBodySize: Int?
@@ -69,9 +69,14 @@ struct ResponseBody {
         return counter.add(bytes.count)
     }
 
-    /// ``append(_:)`` for bytes in a `Data`.
-    mutating func append(_ data: Data) throws -> DueProgress? {
-        try data.withUnsafeBytes { try append($0) }
+    /// ``append(_:)`` for bytes in a `Data`; the first chunk of a body kept in memory is kept as it is, not copied.
+    mutating func append(_ chunk: Data) throws -> DueProgress? {
+        guard file == nil, data.isEmpty, keeps == .max else { return try chunk.withUnsafeBytes { try append($0) } }
+        if let maxBodySize, counter.bytes + Int64(chunk.count) > Int64(maxBodySize) {
+            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+        }
+        data = chunk
+        return counter.add(chunk.count)
     }
 
     /// Ends the body: a download's file is closed, for the load to move into place once it has succeeded.

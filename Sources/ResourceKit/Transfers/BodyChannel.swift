@@ -1,0 +1,112 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import Synchronization
+
+    /// A response body that a transport writes on its own thread, such as curl's, and a load reads.
+    ///
+    /// Once the load reads it (``read(into:)``), each chunk goes into the load's ``ArrivingBody`` on the writer's
+    /// thread, before the writer takes the next: into its buffer or its file, with no hop to another thread and no
+    /// chunk held in between. Chunks written before then wait here. When the body passes its limit, its file can't be
+    /// written, or the reader is cancelled, ``stop`` ends the transfer.
+    final class BodyChannel: Sendable {
+        private struct State {
+            /// Chunks written before the reader came.
+            var early: [Data] = []
+            /// The reader's body, from when it came until the end.
+            var body: ArrivingBody?
+            /// How the body ended: written whole, or failed.
+            var end: Result<Void, any Error>?
+            /// The reader waiting for the end.
+            var reader: CheckedContinuation<ArrivingBody, any Error>?
+        }
+
+        private let state = Mutex(State())
+        /// Stops the transfer, on any thread.
+        private let stop: @Sendable () -> Void
+
+        init(stop: @escaping @Sendable () -> Void) {
+            self.stop = stop
+        }
+
+        /// Takes the next chunk, on the writer's thread.
+        func write(_ data: Data) {
+            var failed = false
+            let (due, settled) = state.withLock { state -> (DueProgress?, (() -> Void)?) in
+                guard state.end == nil else { return (nil, nil) }
+                guard state.body != nil else {
+                    state.early.append(data)
+                    return (nil, nil)
+                }
+                do {
+                    return (try state.body?.append(data), nil)
+                } catch {
+                    state.end = .failure(error)
+                    failed = true
+                    return (nil, Self.settle(&state))
+                }
+            }
+            due?.report()
+            if failed { stop() }
+            settled?()
+        }
+
+        /// Ends the body: whole when `error` is `nil`.
+        func finish(_ error: (any Error)? = nil) {
+            let settled = state.withLock { state -> (() -> Void)? in
+                if state.end == nil { state.end = error.map { .failure($0) } ?? .success(()) }
+                return Self.settle(&state)
+            }
+            settled?()
+        }
+
+        /// Reads the whole body into `body` as it is written, and returns it once it ended; cancelling the calling
+        /// task stops the transfer.
+        func read(into body: ArrivingBody) async throws -> ArrivingBody {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    var failed = false
+                    let (reports, settled) = state.withLock { state -> ([DueProgress], (() -> Void)?) in
+                        var body = body
+                        var reports: [DueProgress] = []
+                        if state.end == nil || state.end.map({ if case .success = $0 { true } else { false } }) == true {
+                            do {
+                                for chunk in state.early {
+                                    if let due = try body.append(chunk) { reports.append(due) }
+                                }
+                            } catch {
+                                if state.end == nil { failed = true }
+                                state.end = .failure(error)
+                            }
+                        }
+                        state.early = []
+                        state.body = body
+                        state.reader = continuation
+                        return (reports, Self.settle(&state))
+                    }
+                    for report in reports { report.report() }
+                    if failed { stop() }
+                    settled?()
+                }
+            } onCancel: {
+                finish(CancellationError())
+                stop()
+            }
+        }
+
+        /// When the body ended and its reader waits, takes both out of `state` and returns what hands the reader the
+        /// end, to run outside the lock.
+        private static func settle(_ state: inout State) -> (() -> Void)? {
+            guard let end = state.end, let reader = state.reader, var body = state.body else { return nil }
+            state.reader = nil
+            state.body = nil
+            switch end {
+            case .success: return { reader.resume(returning: body) }
+            case .failure(let error):
+                return {
+                    body.abandon()
+                    reader.resume(throwing: error)
+                }
+            }
+        }
+    }
+#endif
