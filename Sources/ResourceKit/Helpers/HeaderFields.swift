@@ -4,27 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The header fields known to carry no credential: content negotiation, the body's own description, caching, ranges
-/// and `User-Agent`, on requests and responses.
-///
-/// It is an allowlist because a blocklist can't win: APIs carry credentials in fields of any name (`X-Auth`, `DPoP`,
-/// `X-JWT-Assertion`, …). A redirect to another origin keeps only these fields, and error descriptions and `dump`
-/// show only their values.
-let safeHeaderNames: Set<String> = [
-    "accept", "accept-charset", "accept-encoding", "accept-language", "accept-ranges", "age", "allow", "cache-control",
-    "content-encoding", "content-language", "content-length", "content-range", "content-type", "date", "etag",
-    "expires", "last-modified", "pragma", "range", "retry-after", "server", "user-agent", "vary", "via",
-]
-
 /// The `User-Agent` ResourceKit's transports send when neither the request nor the session sets one.
 let defaultUserAgent = "ResourceKit/0.1"
-
-/// Whether a header field with this name is known to carry no credential: on ``safeHeaderNames``, or among the
-/// `extra` names, in ASCII lowercase (``asciiLowercased(_:)``), that a caller declared safe.
-package func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
-    let name = asciiLowercased(name)
-    return safeHeaderNames.contains(name) || extra.contains(name)
-}
 
 /// `text` with its ASCII letters in lowercase and nothing else changed, as HTTP compares names.
 ///
@@ -34,39 +15,6 @@ func asciiLowercased(_ text: String) -> String {
     String(
         decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self
     )
-}
-
-extension URLRequest {
-    /// This redirect's request, keeping every header field when it stays on `original`'s origin (scheme, host and
-    /// port) and only the safe ones (``isSafeHeader(_:extra:)``) when it leaves it.
-    ///
-    /// - Parameters:
-    ///   - original: The request the redirect chain started from.
-    ///   - extraSafeHeaders: Further header names, lowercased, that may reach another origin.
-    /// - Returns: The request to send to the redirect's target.
-    func redirected(from original: URLRequest?, extraSafeHeaders: Set<String> = []) -> URLRequest {
-        if let target = url, let source = original?.url, Origin(target) == Origin(source) {
-            return self
-        }
-        return keepingSafeHeaders(extra: extraSafeHeaders)
-    }
-
-    /// This request as it may go to an origin the caller didn't choose: with only the safe header fields, and no
-    /// cookies from the session.
-    var withoutCredentials: URLRequest {
-        var request = keepingSafeHeaders()
-        request.httpShouldHandleCookies = false
-        return request
-    }
-
-    /// This request with only the header fields that are safe (``isSafeHeader(_:extra:)``).
-    private func keepingSafeHeaders(extra: Set<String> = []) -> URLRequest {
-        var stripped = self
-        for name in (allHTTPHeaderFields ?? [:]).keys where !isSafeHeader(name, extra: extra) {
-            stripped.setValue(nil, forHTTPHeaderField: name)
-        }
-        return stripped
-    }
 }
 
 /// Checks that every header field's name is an HTTP token and its value has no control character but tab, as RFC 9110
