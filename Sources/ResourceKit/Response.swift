@@ -31,7 +31,13 @@ public struct Response: Sendable {
     /// How the header fields are kept: as the `HTTPURLResponse` a transport made, which is then reused, or as a list.
     private enum Fields: Sendable {
         case native(HTTPURLResponse)
-        case list([(name: String, value: String)])
+        case list([Field])
+    }
+
+    /// One header field as it arrived.
+    struct Field: Sendable {
+        var name: String
+        var value: String
     }
 
     /// Creates a response from its parts.
@@ -39,7 +45,7 @@ public struct Response: Sendable {
         self.statusCode = statusCode
         self.body = body
         self.url = url
-        fields = .list(headers.map { (name: $0.key, value: $0.value) })
+        fields = .list(headers.map { Field(name: $0.key, value: $0.value) })
     }
 
     /// The response of `response` with `body`.
@@ -51,7 +57,7 @@ public struct Response: Sendable {
     }
 
     /// A response whose header fields are `fields` in the order they arrived, repeated names included.
-    init(statusCode: Int, fields: [(name: String, value: String)], body: Data, url: URL?) {
+    init(statusCode: Int, fields: [Field], body: Data, url: URL?) {
         self.statusCode = statusCode
         self.body = body
         self.url = url
@@ -65,15 +71,15 @@ public struct Response: Sendable {
             case .native(let response): return response.headerFields
             case .list(let list):
                 var headers: [String: String] = [:]
-                for (name, value) in list {
+                for field in list {
                     // The first spelling of a name keeps the values of all its spellings.
-                    let key = headers.keys.first { sameHeaderName($0, name) } ?? name
-                    headers[key] = headers[key].map { "\($0), \(value)" } ?? value
+                    let key = headers.keys.first { sameHeaderName($0, field.name) } ?? field.name
+                    headers[key] = headers[key].map { "\($0), \(field.value)" } ?? field.value
                 }
                 return headers
             }
         }
-        set { fields = .list(newValue.map { (name: $0.key, value: $0.value) }) }
+        set { fields = .list(newValue.map { Field(name: $0.key, value: $0.value) }) }
     }
 
     /// The value of the header field `name`, matched in any letter case; repeated fields joined by commas.
@@ -81,8 +87,11 @@ public struct Response: Sendable {
         switch fields {
         case .native(let response): return response.value(forHTTPHeaderField: name)
         case .list(let list):
-            let values = list.lazy.filter { sameHeaderName($0.name, name) }.map(\.value)
-            return values.isEmpty ? nil : values.joined(separator: ", ")
+            var value: String?
+            for field in list where sameHeaderName(field.name, name) {
+                value = value.map { "\($0), \(field.value)" } ?? field.value
+            }
+            return value
         }
     }
 

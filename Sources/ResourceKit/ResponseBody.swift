@@ -18,7 +18,7 @@ public struct ResponseBody: Sendable {
         case chunks(@Sendable (_ each: (Data) throws -> Void) async throws -> Void)
         #if canImport(FoundationNetworking)
             /// Chunks a transport writes on its own thread (``BodyChannel``).
-            case channel(BodyChannel)
+            case channel(BodyChannel.Hold)
         #endif
     }
 
@@ -40,9 +40,16 @@ public struct ResponseBody: Sendable {
     #if canImport(FoundationNetworking)
         /// A body that a transport writes into `channel`.
         init(_ channel: BodyChannel) {
-            storage = .channel(channel)
+            storage = .channel(BodyChannel.Hold(channel))
         }
     #endif
+
+    /// Stops a body nobody will read, with `error`: a transport writing it on its own thread stops the transfer.
+    func cancel(_ error: any Error) {
+        #if canImport(FoundationNetworking)
+            if case .channel(let hold) = storage { hold.channel.cancel(error) }
+        #endif
+    }
 
     /// Reads the whole body into `arriving`, and returns it; on a failure, `arriving` is abandoned (a download's file
     /// removed) and the error thrown.
@@ -52,7 +59,7 @@ public struct ResponseBody: Sendable {
         case .whole(let data): read = { each in try each(data) }
         case .chunks(let chunks): read = chunks
         #if canImport(FoundationNetworking)
-            case .channel(let channel): return try await channel.read(into: arriving)
+            case .channel(let hold): return try await hold.channel.read(into: arriving)
         #endif
         }
         var arriving = arriving

@@ -30,8 +30,10 @@ extension URLRequest {
         if let body = resource.method.body {
             httpBody = body
         }
+        // In whole seconds, at least one: FoundationNetworking times a request under a second out at once. The
+        // pipeline's timeout keeps the exact deadline.
         if let timeout = resource.timeout, timeout > 0, timeout < timeoutInterval {
-            timeoutInterval = timeout
+            timeoutInterval = max(timeout.rounded(.up), 1)
         }
         var fields = resource.headers
         for (name, value) in added where !fields.keys.contains(where: { sameHeaderName($0, name) }) {

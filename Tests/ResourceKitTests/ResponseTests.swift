@@ -10,7 +10,11 @@ import Testing
 /// A response as a transport hands it over: `Retry-After` twice, in the order it arrived.
 private func listed(_ statusCode: Int) -> Response {
     Response(
-        statusCode: statusCode, fields: [("Retry-After", "5"), ("X-Trace", "a"), ("x-trace", "b")], body: Data(),
+        statusCode: statusCode,
+        fields: [
+            .init(name: "Retry-After", value: "5"), .init(name: "X-Trace", value: "a"),
+            .init(name: "x-trace", value: "b"),
+        ], body: Data(),
         url: baseURL)
 }
 

@@ -61,7 +61,7 @@ import Testing
     }
 
     static let timeouts: [(timeout: TimeInterval?, idleTimeout: TimeInterval)] = [
-        (nil, 60), (5, 5), (0.25, 0.25), (600, 60), (0, 60), (-1, 60), (.nan, 60), (.infinity, 60),
+        (nil, 60), (5, 5), (0.25, 1), (2.5, 3), (600, 60), (0, 60), (-1, 60), (.nan, 60), (.infinity, 60),
     ]
 
     @Test(arguments: timeouts)

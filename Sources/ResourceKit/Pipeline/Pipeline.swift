@@ -9,7 +9,8 @@ import Foundation
 /// 1. ``Webservice/load(_:)`` builds the request from the resource and makes its ``LoadContext``.
 /// 2. The timeout (`Timeout`), when the resource has one: the whole pipeline runs within it.
 /// 3. The web service's own ``Webservice/middleware``, the first one outermost.
-/// 4. The cache (`Caching`), after the middleware, so that a credential they add is part of its key.
+/// 4. A load that may not carry credentials loses those a middleware added (`Uncredentialed`); then the cache
+///    (`Caching`), after the middleware, so that a credential they add is part of its key.
 /// 5. The limit on loads in flight (`Limiting`): only the exchange itself holds a place, never a wait for a
 ///    credential or a retry's delay.
 /// 6. The observer (`Observing`), which hears of each request handed to the transport.
@@ -26,6 +27,7 @@ enum Pipeline {
         transport: any Transport
     ) -> Middleware.Next {
         var layers = middleware
+        layers.append(Uncredentialed())
         if let cache { layers.append(Caching(cache: cache)) }
         if let limiter { layers.append(Limiting(limiter: limiter)) }
         layers.append(Observing())
@@ -35,5 +37,13 @@ enum Pipeline {
             next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
         }
         return next
+    }
+}
+
+/// The layer after the middleware that takes the credentials they added off a request whose load may carry none (a
+/// page on another origin), before the cache keys it, the observer reports it or the transport sends it.
+struct Uncredentialed: Middleware {
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        try await next(context.sendsCredentials ? request : request.withoutCredentials, context)
     }
 }

@@ -6,14 +6,13 @@ import Foundation
 
 /// The end of the pipeline: hands the request to the transport and makes one ``Response`` of what comes back.
 ///
-/// A request whose load may not carry credentials loses those a middleware added. The body is read here, the same
+/// The body is read here, the same
 /// way for every transport: its limit enforced and a download saved as the chunks arrive, its progress reported.
 /// Errors become what ``Webservice/load(_:)`` throws, redacted once, here.
 struct Sending: Sendable {
     let transport: any Transport
 
     func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
-        let request = context.sendsCredentials ? request : request.withoutCredentials
         var response: Response
         do {
             let body: ResponseBody
@@ -33,8 +32,15 @@ struct Sending: Sendable {
         // A client that inflates a compressed body hands over more bytes than its Content-Length counts.
         let encoded = head.value(forHTTPHeaderField: "Content-Encoding").map { asciiLowercased($0) != "identity" }
         let length = encoded == true ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
-        let arriving = try ArrivingBody(
-            status: head.statusCode, expectedLength: length, maxBodySize: context.maxBodySize, for: context.transfer)
+        let arriving: ArrivingBody
+        do {
+            arriving = try ArrivingBody(
+                status: head.statusCode, expectedLength: length, maxBodySize: context.maxBodySize, for: context.transfer
+            )
+        } catch {
+            body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
+            throw error
+        }
         var read = try await body.read(into: arriving)
         // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.
         guard !Task.isCancelled else {

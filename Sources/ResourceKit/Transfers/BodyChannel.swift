@@ -68,7 +68,8 @@
                     let (reports, settled) = state.withLock { state -> ([DueProgress], (() -> Void)?) in
                         var body = body
                         var reports: [DueProgress] = []
-                        if state.end == nil || state.end.map({ if case .success = $0 { true } else { false } }) == true {
+                        if state.end == nil || state.end.map({ if case .success = $0 { true } else { false } }) == true
+                        {
                             do {
                                 for chunk in state.early {
                                     if let due = try body.append(chunk) { reports.append(due) }
@@ -88,8 +89,29 @@
                     settled?()
                 }
             } onCancel: {
-                finish(CancellationError())
-                stop()
+                cancel(CancellationError())
+            }
+        }
+
+        /// Ends the body with `error` and stops the transfer, unless it ended already: no reader will take what is
+        /// still written.
+        func cancel(_ error: any Error) {
+            let open = state.withLock { $0.end == nil }
+            finish(error)
+            if open { stop() }
+        }
+
+        /// The reader's hold on a channel: when the last copy of the ``ResponseBody`` goes, read or not, the transfer
+        /// stops, so a body nobody reads is never written on into memory.
+        final class Hold: Sendable {
+            let channel: BodyChannel
+
+            init(_ channel: BodyChannel) {
+                self.channel = channel
+            }
+
+            deinit {
+                channel.cancel(CancellationError())
             }
         }
 

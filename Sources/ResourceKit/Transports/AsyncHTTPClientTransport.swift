@@ -111,9 +111,10 @@
                     continue
                 }
                 try Self.checkContentEncoding(of: response, url: url)
-                let head = Response(
-                    statusCode: Int(response.status.code), fields: response.headers.map { ($0.name, $0.value) },
-                    body: Data(), url: url)
+                var fields: [Response.Field] = []
+                fields.reserveCapacity(response.headers.count)
+                for (name, value) in response.headers { fields.append(Response.Field(name: name, value: value)) }
+                let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
                 return (head, ResponseBody(Chunks(body: response.body, maxBodySize: maxBodySize, url: url)))
             }
             throw URLError(

@@ -50,9 +50,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     #if canImport(FoundationNetworking)
-        /// Sends `request` through this delegate, and again to where a redirect that keeps the body leads; the body
-        /// comes from `transfer`'s file when it has one. Returns the response's head as soon as it arrives, with its body
-        /// still arriving.
+        /// Sends `request` through this delegate, and returns the response's head as soon as it arrives.
+        ///
+        /// It sends again to where a redirect that keeps the body leads; the body comes from `transfer`'s file when it
+        /// has one. The response's body is still arriving.
         func send(_ request: URLRequest, in session: URLSession, transfer: Transfer?) async throws -> (
             Response, ResponseBody
         ) {
@@ -195,7 +196,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         ) {
             completionHandler(.allow)  // Linux ignores the disposition.
             let handed = update(dataTask) { load -> (() -> Void)? in
-                guard load.redirect == nil, load.continuation != nil else { return nil }
+                // The response of a redirect sent again in a new task: its body, endless or not, is not read.
+                if load.redirect != nil { return { [tasks] in tasks.async { dataTask.cancel() } } }
+                guard load.continuation != nil else { return nil }
                 guard let http = response as? HTTPURLResponse else {
                     let continuation = load.continuation
                     load.continuation = nil
@@ -213,11 +216,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let channel = update(dataTask) { load -> BodyChannel? in
-                guard load.redirect == nil else { return nil }
-                if load.held != nil { load.held?.body.append(data) }
-                return load.channel
-            }
+            let (channel, handed) =
+                update(dataTask) { load -> (BodyChannel?, (() -> Void)?) in
+                    guard load.redirect == nil else { return (nil, nil) }
+                    guard let held = load.held else { return (load.channel, nil) }
+                    // A held 401's body is kept up to the most an error keeps; a longer one is handed over now, and
+                    // its challenge, if one comes, is refused.
+                    guard held.body.reduce(0, { $0 + $1.count }) + data.count > Transfer.errorBodyLimit else {
+                        load.held?.body.append(data)
+                        return (nil, nil)
+                    }
+                    load.held = nil
+                    let hand = handOver(held.response, of: dataTask, in: &load, early: held.body)
+                    return (load.channel, hand)
+                } ?? (nil, nil)
+            handed?()
             channel?.write(data)
         }
 
@@ -241,10 +254,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 load.channel?.finish()
                 return
             }
+            // A redirect sent again in a new task ends this one, cancelled once its response arrived.
             let outcome: Result<Outcome, any Error> =
-                if let error { .failure(error) }
-                else if let redirect = load.redirect { .success(.redirect(redirect)) }
-                else { .failure(URLError(.badServerResponse)) }
+                if let redirect = load.redirect { .success(.redirect(redirect)) } else if let error {
+                    .failure(error)
+                } else { .failure(URLError(.badServerResponse)) }
             load.continuation?.resume(with: outcome)
         }
 
@@ -261,7 +275,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         ) {
             // Answered on `tasks`: FoundationNetworking then waits for the session's work queue, which curl's thread
             // holds while it calls this.
-            if challenge.proposedCredential != nil,
+            let handedOver = update(task) { $0.channel != nil } ?? false
+            if !handedOver, challenge.proposedCredential != nil,
                 challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic
             {
                 tasks.async { completionHandler(.performDefaultHandling, nil) }

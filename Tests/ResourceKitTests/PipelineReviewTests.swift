@@ -1,0 +1,109 @@
+import Foundation
+import ResourceKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Second review of the streaming transport contract: a hostile server against `URLSessionTransport`'s own session.
+///
+/// Each server streams at most `cap` bytes; a transfer the client stops ends with the client closing the connection
+/// long before that.
+@Suite(.serialized) struct PipelineReviewTests {
+    private static let cap = 1 << 30
+
+    private func limited(_ url: URL, to limit: Int?) -> Resource<Data> {
+        var resource = Resource<Data>(url: url)
+        resource.maxBodySize = limit
+        return resource
+    }
+
+    @Test func aContentLengthOverTheLimitStopsTheTransfer() async throws {
+        let server = try HostileServer(
+            head: "HTTP/1.1 200 OK\r\nContent-Length: 100000000000\r\n\r\n", cap: Self.cap)
+        let webservice = Webservice(transport: URLSessionTransport())
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(limited(server.url, to: 1024))
+        }
+        guard case .bodyTooLarge = error else { throw error }
+        let report = try #require(await server.report())
+        #expect(report.clientClosed, "the client read \(report.sent) bytes of a body it had refused")
+    }
+
+    @Test func a401WithAChallengeStopsAtTheBodyLimit() async throws {
+        let server = try HostileServer(
+            head: "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"r\"\r\nConnection: close\r\n\r\n",
+            cap: Self.cap)
+        let webservice = Webservice(transport: URLSessionTransport())
+        _ = await #expect(throws: WebserviceError.self) {
+            try await webservice.load(limited(server.url, to: 1024))
+        }
+        let report = try #require(await server.report())
+        #expect(report.clientClosed, "the client held \(report.sent) bytes of a 401's body over a 1 KiB limit")
+    }
+
+    @Test func aBodyTheCallerDropsStopsTheTransfer() async throws {
+        let server = try HostileServer(head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", cap: Self.cap)
+        let transport = URLSessionTransport()
+        let (head, _) = try await transport.send(URLRequest(url: server.url), context: LoadContext())
+        #expect(head.statusCode == 200)
+        let report = try #require(await server.report())
+        #expect(report.clientClosed, "the client kept reading \(report.sent) bytes of a body no one reads")
+    }
+
+    // MARK: Checked and sound
+
+    @Test func aBodyOverTheLimitWithoutALengthStopsTheTransfer() async throws {
+        let server = try HostileServer(head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", cap: Self.cap)
+        let webservice = Webservice(transport: URLSessionTransport())
+        let error = try await #require(throws: WebserviceError.self) {
+            try await webservice.load(limited(server.url, to: 1024))
+        }
+        guard case .bodyTooLarge = error else { throw error }
+        let report = try #require(await server.report())
+        #expect(report.clientClosed)
+    }
+
+    @Test func aTimeoutStopsASlowBody() async throws {
+        let server = try HostileServer(
+            head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", chunk: Data("a".utf8), cap: Self.cap, pause: 10_000)
+        let webservice = Webservice(transport: URLSessionTransport())
+        var resource = limited(server.url, to: nil)
+        resource.timeout = 1.5
+        let started = Date()
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect((error.underlyingError as? URLError)?.code == .timedOut, "\(error)")
+        #expect(Date().timeIntervalSince(started) >= 1.4)
+        let report = try #require(await server.report())
+        #expect(report.clientClosed)
+    }
+
+    @Test func aDownloadOverTheLimitLeavesNoFileBehind() async throws {
+        let server = try HostileServer(head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", cap: Self.cap)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("review-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var resource = Resource<URL>(url: server.url, downloadingTo: directory.appendingPathComponent("file"))
+        resource.maxBodySize = 1 << 20
+        let webservice = Webservice(transport: URLSessionTransport())
+        await #expect(throws: WebserviceError.self) { try await webservice.load(resource) }
+        let report = try #require(await server.report())
+        #expect(report.clientClosed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+}
+
+extension PipelineReviewTests {
+    @Test(arguments: [0.5, 1.5]) func aSubSecondResourceTimeoutIsNotCutShortByCurl(seconds: Double) async throws {
+        let server = try HostileServer(
+            head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", chunk: Data("a".utf8), cap: 1 << 20, pause: 10_000)
+        let webservice = Webservice(transport: URLSessionTransport())
+        var resource = Resource<Data>(url: server.url)
+        resource.timeout = seconds
+        let started = Date()
+        await #expect(throws: WebserviceError.self) { try await webservice.load(resource) }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= seconds - 0.1, "a \(seconds) s timeout fired after \(elapsed) s")
+    }
+}
