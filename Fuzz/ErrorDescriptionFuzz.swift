@@ -14,7 +14,7 @@ func fuzzErrorDescription(_ input: inout FuzzInput) {
         headers[field.name] = !isSafeHeader(field.name) ? marker : field.value
     }
     let body = input.rest
-    let response = WebserviceError.Response(statusCode: statusCode, headers: headers, body: body)
+    let response = Response(statusCode: statusCode, headers: headers, body: body)
     let error: WebserviceError =
         switch selector % 4 {
         case 0: .unacceptableStatus(response)

@@ -124,7 +124,11 @@ public struct Webservice: Sendable {
         } catch {
             throw Sending.reported(error, of: request)
         }
-        return try resource.value(from: response)
+        do {
+            return try resource.value(from: response)
+        } catch {
+            throw error.failing(response.request ?? request)
+        }
     }
 
     /// The request for `resource` as the transport sends it: with the header fields the transport adds, such as
@@ -134,13 +138,18 @@ public struct Webservice: Sendable {
     /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
     /// cookies on Linux (``URLSessionTransport``).
     private func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
-        try validateHeaderFields(resource.headers)
         let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
+        do {
+            try validateHeaderFields(resource.headers)
+        } catch {
+            throw error.failing(request)
+        }
         guard !resource.sendsCredentials else { return request }
         guard let url = request.url, addsOwnCredentials(url) else { return request.withoutCredentials }
         let reason =
             "The request goes to another origin than the one the resource names, and the transport's URLSession adds "
             + "credentials to every request (its configuration's header fields or cookies); it was not sent."
-        throw .transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+        throw WebserviceError.transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+            .failing(request)
     }
 }

@@ -4,11 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Why ``Webservice/load(_:)`` could not produce a model.
+/// Why ``Webservice/load(_:)`` could not produce a model, and for which request.
 ///
-/// Every case keeps what you need to react to or report the failure: the underlying error, and the
-/// ``Response`` when one arrived. Its description is one line for logs and never shows a credential; see
-/// <doc:ErrorHandling>.
+/// It says what failed: its ``reason`` (with the underlying error, and the ``Response`` when one arrived), the
+/// request's ``method`` and ``url`` (its credentials masked), and the ``attempts`` made. Its description is one line
+/// for logs and never shows a credential; see <doc:ErrorHandling>.
 ///
 /// ```swift
 /// do {
@@ -17,29 +17,63 @@ import Foundation
 ///     signIn()
 /// }
 /// ```
-public enum WebserviceError: Error, Sendable {
-    /// The transport failed before a response arrived, usually with a `URLError` such as `.timedOut`; its URLs and
-    /// messages are redacted.
-    case transport(any Error)
-    /// The request could not be encoded: its body, or a header field HTTP forbids (named, its value never shown).
-    case encoding(any Error)
-    /// The transport returned a response that is not an `HTTPURLResponse`.
-    case nonHTTPResponse(body: Data)
-    /// The server answered with a status code outside the resource's ``Resource/acceptableStatusCodes``.
-    case unacceptableStatus(Response)
-    /// The server answered with an unacceptable status and a body ``Resource/parseAPIError`` turned into the API's
-    /// own error, such as `APIError(reason: "not found")`.
-    case apiError(any Error, Response)
-    /// The resource's ``Resource/parse`` threw on an accepted response, typically a `DecodingError`.
-    case parsing(any Error, Response)
-    /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes.
-    case bodyTooLarge(limit: Int)
-    /// ``Authentication``'s credential provider failed to give a credential; its error is redacted.
-    case authentication(any Error)
+public struct WebserviceError: Error, Sendable {
+    /// What went wrong.
+    public enum Reason: Sendable {
+        /// The transport failed before a response arrived, usually with a `URLError` such as `.timedOut`; its URLs
+        /// and messages are redacted.
+        case transport(any Error)
+        /// The request could not be encoded: its body, or a header field HTTP forbids (named, its value never shown).
+        case encoding(any Error)
+        /// The transport returned a response that is not an `HTTPURLResponse`.
+        case nonHTTPResponse(body: Data)
+        /// The server answered with a status code outside the resource's ``Resource/acceptableStatusCodes``.
+        case unacceptableStatus(Response)
+        /// The server answered with an unacceptable status and a body ``Resource/parseAPIError`` turned into the API's
+        /// own error, such as `APIError(reason: "not found")`.
+        case apiError(any Error, Response)
+        /// The resource's ``Resource/parse`` threw on an accepted response, typically a `DecodingError`.
+        case parsing(any Error, Response)
+        /// The response body is larger than the resource's ``Resource/maxBodySize``, `limit` bytes.
+        case bodyTooLarge(limit: Int)
+        /// ``Authentication``'s credential provider failed to give a credential; its error is redacted.
+        case authentication(any Error)
+    }
+
+    /// What went wrong.
+    public var reason: Reason
+    /// The method of the request that failed, such as `GET`; `nil` when the error arose outside a load.
+    public var method: String?
+    /// The URL of the request that failed, with its credentials masked; `nil` when the error arose outside a load.
+    public var url: URL?
+    /// The attempts the load made before it failed: more than 1 when ``RetryPolicy`` retried it.
+    public var attempts = 1
+
+    /// An error for `reason`, outside a load: without a request or attempts.
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// The transport failed before a response arrived; see ``Reason/transport(_:)``.
+    public static func transport(_ error: any Error) -> Self { Self(.transport(error)) }
+    /// The request could not be encoded; see ``Reason/encoding(_:)``.
+    public static func encoding(_ error: any Error) -> Self { Self(.encoding(error)) }
+    /// The response is not HTTP; see ``Reason/nonHTTPResponse(body:)``.
+    public static func nonHTTPResponse(body: Data) -> Self { Self(.nonHTTPResponse(body: body)) }
+    /// The status is not acceptable; see ``Reason/unacceptableStatus(_:)``.
+    public static func unacceptableStatus(_ response: Response) -> Self { Self(.unacceptableStatus(response)) }
+    /// The API answered with its own error; see ``Reason/apiError(_:_:)``.
+    public static func apiError(_ error: any Error, _ response: Response) -> Self { Self(.apiError(error, response)) }
+    /// The parse threw; see ``Reason/parsing(_:_:)``.
+    public static func parsing(_ error: any Error, _ response: Response) -> Self { Self(.parsing(error, response)) }
+    /// The body passed the limit; see ``Reason/bodyTooLarge(limit:)``.
+    public static func bodyTooLarge(limit: Int) -> Self { Self(.bodyTooLarge(limit: limit)) }
+    /// No credential could be obtained; see ``Reason/authentication(_:)``.
+    public static func authentication(_ error: any Error) -> Self { Self(.authentication(error)) }
 
     /// The HTTP response, when one arrived with an unacceptable status or a body that could not be parsed.
     public var response: Response? {
-        switch self {
+        switch reason {
         case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
         case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication: nil
         }
@@ -50,29 +84,25 @@ public enum WebserviceError: Error, Sendable {
 
     /// The response body, when a response arrived.
     public var body: Data? {
-        if case .nonHTTPResponse(let body) = self { body } else { response?.body }
+        if case .nonHTTPResponse(let body) = reason { body } else { response?.body }
     }
 
-    /// The attempts the load made before it failed: more than 1 when ``RetryPolicy`` retried it.
-    public var attempts: Int {
-        if let response { return response.attempts }
-        if case .transport(let error as URLError) = self { return error.userInfo[Self.attemptsKey] as? Int ?? 1 }
-        return 1
-    }
-
-    /// The `userInfo` key under which a transport's `URLError` keeps ``attempts``.
-    private static let attemptsKey = "ResourceKitAttempts"
-
-    /// This error, recording that the load made `attempts` attempts.
-    func counting(attempts: Int) -> WebserviceError {
-        guard attempts > 1, case .transport(let error as URLError) = self else { return self }
-        return .transport(URLError(error.code, userInfo: error.userInfo.merging([Self.attemptsKey: attempts]) { $1 }))
+    /// This error as the load of `request` reports it: with the request's method and its URL without credentials,
+    /// and `attempts` when it says more than the response does; what it knows already stays.
+    func failing(_ request: URLRequest, attempts: Int = 1) -> WebserviceError {
+        var error = self
+        if error.method == nil {
+            error.method = request.httpMethod ?? "GET"
+            error.url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+        }
+        error.attempts = max(error.attempts, response?.attempts ?? 1, attempts)
+        return error
     }
 
     /// The error that caused this one: the transport's, the API's own, the parse's, the encoder's or the credential
     /// provider's.
     public var underlyingError: (any Error)? {
-        switch self {
+        switch reason {
         case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _),
             .authentication(let error):
             error
@@ -84,14 +114,17 @@ public enum WebserviceError: Error, Sendable {
 extension WebserviceError: CustomStringConvertible, LocalizedError {
     /// A one-line account of the failure for logs, with credentials redacted.
     public var description: String {
-        Redaction.scrub(unredactedDescription, removing: secrets) + (attempts > 1 ? " (\(attempts) attempts)" : "")
+        // The URL was redacted when the error got it; scrubbing it again would take the colon after it for a value.
+        let request = method.map { "\($0) \(url?.absoluteString ?? "(no URL)"): " } ?? ""
+        return request + Redaction.scrub(unredactedDescription, removing: secrets)
+            + (attempts > 1 ? " (\(attempts) attempts)" : "")
     }
 
     /// The credentials of the failed request, when a response to it arrived.
     private var secrets: [String] { response?.secrets ?? [] }
 
     private var unredactedDescription: String {
-        switch self {
+        switch reason {
         case .transport(let error):
             "The request failed before a response arrived: \(Self.explain(error))"
         case .nonHTTPResponse(let body):

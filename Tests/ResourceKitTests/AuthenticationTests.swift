@@ -125,7 +125,9 @@ import Testing
         }
         for case let error as WebserviceError in errors {
             #expect(!String(describing: error).contains("Bearer t1"))
-            guard case .authentication = error else { Issue.record("Expected .authentication, got \(error)"); continue }
+            guard case .authentication = error.reason else {
+                Issue.record("Expected .authentication, got \(error)"); continue
+            }
         }
         #expect(errors.count { $0 is WebserviceError } == 20)
         #expect(calls.withLock { $0 } == 2)
@@ -181,7 +183,7 @@ import Testing
             try await Webservice(transport: transport, middleware: [authentication]).load(thing())
         }
         #expect(error.underlyingError is WebserviceError)
-        guard case .authentication = error else { throw UnexpectedCase() }
+        guard case .authentication = error.reason else { throw UnexpectedCase() }
         #expect(!error.description.contains("X-Injected"))
         #expect(await transport.requests.isEmpty)
     }

@@ -218,7 +218,9 @@ import Testing
         dump(error, to: &dumped)
         #expect(dumped.contains("bodyTooLarge"))
         #expect(dumped.contains("1024"))
-        let child = try #require(Mirror(reflecting: error).children.first)
+        let reason = try #require(Mirror(reflecting: error).children.first)
+        #expect(reason.label == "reason")
+        let child = try #require(Mirror(reflecting: reason.value).children.first)
         #expect(child.label == "bodyTooLarge")
         let limit = Mirror(reflecting: child.value).children.first
         #expect(limit?.label == "limit")

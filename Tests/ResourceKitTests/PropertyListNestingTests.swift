@@ -129,7 +129,8 @@ private func load(_ body: Data) async throws -> String {
     do {
         let value = try await service.load(Resource<Nested>(url: baseURL, propertyListDecoder: PropertyListDecoder()))
         return "decoded \(value.depth)"
-    } catch WebserviceError.parsing(let error as DecodingError, _) {
+    } catch let error as WebserviceError {
+        guard case .parsing(let error as DecodingError, _) = error.reason else { throw error }
         guard case .dataCorrupted(let context) = error else { return "threw \(error)" }
         return "dataCorrupted: \(context.debugDescription)"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import ResourceKitTesting
 import Testing
 
 @Suite struct WebserviceErrorTests {
@@ -139,5 +140,34 @@ import Testing
         withKnownIssue {
             _ = try requireCase(\.keyNotFound, of: nil as DecodingError?)
         }
+    }
+
+    @Test func aLoadsErrorNamesItsMethodAndURLWithoutCredentials() async throws {
+        var resource = thing(.post(Data("{}".utf8)))
+        resource.queryItems = [URLQueryItem(name: "access_token", value: "s3cr3t")]
+        let webservice = Webservice(transport: StubTransport.answering(.status(404)))
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(error.method == "POST")
+        #expect(error.url?.absoluteString == "https://api.example.com/thing?access_token=REDACTED")
+        #expect(error.attempts == 1)
+        #expect("\(error)".hasPrefix("POST https://api.example.com/thing?access_token=REDACTED: The server answered"))
+        #expect(!"\(error)".contains("s3cr3t"))
+    }
+
+    @Test func aTransportFailureCountsItsAttemptsAsAField() async throws {
+        let webservice = Webservice(
+            transport: StubTransport.answering(.failure(.networkConnectionLost)),
+            middleware: [RetryPolicy(maxAttempts: 3, baseDelay: 0)])
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(error.attempts == 3)
+        #expect(error.method == "GET")
+        #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
+        #expect("\(error)".hasSuffix("(3 attempts)"))
+    }
+
+    @Test func anErrorMadeOutsideALoadNamesNoRequest() {
+        let error = WebserviceError.bodyTooLarge(limit: 1)
+        #expect(error.method == nil && error.url == nil && error.attempts == 1)
+        #expect("\(error)".hasPrefix("The response body is larger"))
     }
 }

@@ -8,10 +8,12 @@ func describe(_ error: any Error) -> String {
     switch error {
     case let error as StepFailure:
         error.description
-    case WebserviceError.apiError(let apiError as APIErrorBody, let response):
-        "unexpected WebserviceError: \(response.statusCode) \(apiError.error) — \"\(apiError.reason)\""
     case let error as WebserviceError:
-        "WebserviceError: \(error)"
+        if case .apiError(let apiError as APIErrorBody, let response) = error.reason {
+            "unexpected WebserviceError: \(response.statusCode) \(apiError.error) — \"\(apiError.reason)\""
+        } else {
+            "WebserviceError: \(error)"
+        }
     default:
         "\(type(of: error)): \(error)"
     }

@@ -18,7 +18,7 @@ struct Tour {
     /// Sends every request; returns `false` when the server can't be reached at all.
     mutating func run() async -> Bool {
         let episodes = await listEpisodes()
-        if episodes == nil, case .transport = transcript.lastError as? WebserviceError {
+        if episodes == nil, case .transport = (transcript.lastError as? WebserviceError)?.reason {
             return false
         }
         await showMedia(of: episodes?.first)
@@ -157,7 +157,8 @@ struct Tour {
         _ = await transcript.step(label(resource, note)) { [webservice] in
             do {
                 _ = try await webservice.load(resource)
-            } catch WebserviceError.apiError(let apiError as APIErrorBody, let response) {
+            } catch let error as WebserviceError {
+                guard case .apiError(let apiError as APIErrorBody, let response) = error.reason else { throw error }
                 let actual = response.statusCode
                 guard actual == status, apiError.error == code else {
                     throw StepFailure("expected \(status) \(code), got \(actual) \(apiError.error): \(apiError.reason)")

@@ -31,7 +31,7 @@ import Testing
                 }
                 // The truncated body is a lost connection; AsyncHTTPClient refuses to gather more than 4 GB at all.
                 let refusedUpFront: Bool
-                if case .bodyTooLarge(limit: 4_000_000_000) = error {
+                if case .bodyTooLarge(limit: 4_000_000_000) = error.reason {
                     refusedUpFront = true
                 } else {
                     refusedUpFront = false

@@ -141,7 +141,7 @@ import Testing
                 try await kind.webservice(middleware: [failing]).load(
                     Resource<Attempt>(get: base / "production/protected/a"))
             }
-            guard case .authentication = error else {
+            guard case .authentication = error.reason else {
                 Issue.record("expected .authentication, got \(error)")
                 return
             }

@@ -5,7 +5,7 @@ extension HTTPMethod<any Encodable & Sendable> {
     /// ``RequestBody`` as its own bytes, with its `Content-Type`, and its file for one read as it is sent; any other
     /// encoded by `encoder`, as `application/json`.
     ///
-    /// - Throws: ``WebserviceError/encoding(_:)`` when the body can't be encoded.
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` when the body can't be encoded.
     func encoded(
         with encoder: JSONEncoder
     ) throws(WebserviceError) -> (method: HTTPMethod<Data>, contentType: String?, file: URL?) {

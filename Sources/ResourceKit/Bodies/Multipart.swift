@@ -11,7 +11,7 @@ enum Multipart {
     ///   - parts: The form's parts, in order.
     ///   - random: The source of the boundary's random bits.
     /// - Returns: The body, and a value such as `multipart/form-data; boundary=ResourceKit-…`.
-    /// - Throws: ``WebserviceError/encoding(_:)`` for a content type that isn't a valid header value, a file URL that
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` for a content type that isn't a valid header value, a file URL that
     ///   isn't a `file:` URL, or a file that can't be read.
     static func encoded(
         _ parts: [RequestBody.Part],

@@ -50,7 +50,7 @@ extension RequestBody {
         /// The local file at `fileURL`, read when the resource is created, sent as its last path component unless
         /// `filename` is given.
         ///
-        /// Only a `file:` URL is read; any other throws ``WebserviceError/encoding(_:)`` when the resource is created,
+        /// Only a `file:` URL is read; any other throws ``WebserviceError/Reason/encoding(_:)`` when the resource is created,
         /// as an unreadable file does.
         ///
         /// ```swift
@@ -69,7 +69,7 @@ extension RequestBody {
 
         /// The part's bytes: its data, or the file's contents.
         ///
-        /// - Throws: ``WebserviceError/encoding(_:)`` for a URL that isn't a `file:` URL, or a file that isn't a regular
+        /// - Throws: ``WebserviceError/Reason/encoding(_:)`` for a URL that isn't a `file:` URL, or a file that isn't a regular
         ///   one or can't be read.
         func bytes() throws(WebserviceError) -> Data {
             switch content {

@@ -45,7 +45,7 @@ public struct RequestBody: Encodable, Sendable {
     /// - Parameter random: The source of a multipart boundary's random bits; yours in tests.
     /// - Returns: The bytes (none for a file, which is read as it is sent), and a value such as
     ///   `multipart/form-data; boundary=ResourceKit-…`.
-    /// - Throws: ``WebserviceError/encoding(_:)`` for a multipart part that can't be encoded (see
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` for a multipart part that can't be encoded (see
     ///   ``Multipart/encoded(_:random:)``), or a file body whose URL isn't a `file:` URL.
     func encoded(
         random: () -> UInt64 = { UInt64.random(in: .min ... .max) }

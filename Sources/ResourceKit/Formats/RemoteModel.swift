@@ -28,7 +28,7 @@ public protocol RemoteModel: Decodable, Identifiable, SendableMetatype {
     /// The `GET` resource for the item with `id`: ``collectionURL`` with ``pathComponent(for:)`` appended as one
     /// percent-encoded path segment.
     ///
-    /// - Throws: ``WebserviceError/encoding(_:)`` when the segment is empty, `.` or `..`.
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` when the segment is empty, `.` or `..`.
     static func one(id: ID) throws(WebserviceError) -> Resource<Self>
 }
 
@@ -50,7 +50,7 @@ extension RemoteModel {
     ///
     /// - Parameter id: The item's identifier.
     /// - Returns: The resource for the item.
-    /// - Throws: ``WebserviceError/encoding(_:)`` with an `EncodingError.invalidValue` when the ID's path segment is
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` with an `EncodingError.invalidValue` when the ID's path segment is
     ///   empty, `.` or `..`.
     public static func one(id: ID) throws(WebserviceError) -> Resource<Self> {
         let segment = pathComponent(for: id)

@@ -29,7 +29,7 @@ extension Resource where A: Decodable & SendableMetatype {
     /// let removed = try Resource<Episode>(url: episodeURL, method: .delete, at: ["data"])
     /// ```
     ///
-    /// - Throws: ``WebserviceError/encoding(_:)`` when the body can't be encoded.
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` when the body can't be encoded.
     public init(
         url: URL,
         method: HTTPMethod<any Encodable & Sendable>,

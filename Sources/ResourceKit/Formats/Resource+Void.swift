@@ -12,7 +12,7 @@ extension Resource where A == Void {
     /// let save = try Resource<Void>(url: settingsURL, method: .put(settings))
     /// ```
     ///
-    /// - Throws: ``WebserviceError/encoding(_:)`` when the body can't be encoded.
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` when the body can't be encoded.
     public init(
         url: URL,
         method: HTTPMethod<any Encodable & Sendable> = .get,

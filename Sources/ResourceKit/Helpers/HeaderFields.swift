@@ -20,7 +20,7 @@ func asciiLowercased(_ text: String) -> String {
 /// Checks that every header field's name is an HTTP token and its value has no control character but tab, as RFC 9110
 /// requires: a CR or LF from a server-supplied token would otherwise split the request, or be dropped silently.
 ///
-/// - Throws: ``WebserviceError/encoding(_:)`` with an `EncodingError.invalidValue` that names the field; the value is
+/// - Throws: ``WebserviceError/Reason/encoding(_:)`` with an `EncodingError.invalidValue` that names the field; the value is
 ///   never part of the error.
 func validateHeaderFields(_ fields: [String: String]) throws(WebserviceError) {
     for (name, value) in fields {

@@ -10,7 +10,7 @@ import Foundation
 /// `credential` is asked for the first credential with `nil`, and for a new one with the credential the server
 /// rejected. However many loads are rejected at once, it is asked once, and they all retry with its answer; a load
 /// rejected with a credential that was already replaced just retries. When it throws, the loads waiting for it fail
-/// with ``WebserviceError/authentication(_:)``. The rules are in <doc:AuthenticatingRequests>.
+/// with ``WebserviceError/Reason/authentication(_:)``. The rules are in <doc:AuthenticatingRequests>.
 ///
 /// ```swift
 /// let authentication = Authentication(for: [URL(string: "https://api.example.com")!]) { rejected in
@@ -94,7 +94,7 @@ public struct Authentication: Middleware {
         return Origin(answered) == Origin(url)
     }
 
-    /// The result of `body`, a provider's error becoming ``WebserviceError/authentication(_:)`` without `secrets`.
+    /// The result of `body`, a provider's error becoming ``WebserviceError/Reason/authentication(_:)`` without `secrets`.
     private func authenticated<T>(removing secrets: [String], _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

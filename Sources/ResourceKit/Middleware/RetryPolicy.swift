@@ -65,7 +65,7 @@ public struct RetryPolicy: Middleware {
                 failure = .status(response.statusCode, retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
                 outcome = .success(response)
             } catch let error as WebserviceError {
-                guard case .transport(let underlying as URLError) = error else { throw error }
+                guard case .transport(let underlying as URLError) = error.reason else { throw error }
                 failure = .transport(underlying.code)
                 outcome = .failure(error)
             }

@@ -70,7 +70,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// Loads the next page, or returns `nil` after the last one, an error or a next page that was loaded before.
         ///
         /// It throws what ``ResourceLoading/load(_:)`` throws, `CancellationError` once the task is cancelled, and
-        /// ``WebserviceError/parsing(_:_:)`` after a page whose next link isn't followed.
+        /// ``WebserviceError/Reason/parsing(_:_:)`` after a page whose next link isn't followed.
         public mutating func next() async throws -> Page? {
             guard let upcoming = pending else { return nil }
             pending = nil
@@ -102,7 +102,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         /// A target on another origin than `resource`'s gets only the header fields known to carry no credential
         /// (``isSafeHeader(_:extra:)``), as a redirect's does, and is marked to get none from any other layer either
         /// (`sendsCredentials`): the server chose it, not the caller. A link that isn't followed, to anything but
-        /// `http` or `https`, or to another origin for a request with a body, is ``WebserviceError/parsing(_:_:)`` of
+        /// `http` or `https`, or to another origin for a request with a body, is ``WebserviceError/Reason/parsing(_:_:)`` of
         /// the response that carried it, so a sequence never ends early unnoticed.
         private static func linked(
             from response: HTTPURLResponse?,

@@ -53,17 +53,18 @@ struct Sending: Sendable {
         return data
     }
 
-    /// A transport's `error` as ``Webservice/load(_:)`` reports it: ``WebserviceError/transport(_:)`` without
-    /// `request`'s credentials, counting `attempts`, or `CancellationError` when the task was cancelled; a
-    /// ``WebserviceError`` such as ``WebserviceError/bodyTooLarge(limit:)`` stays as it is.
+    /// A transport's `error` as ``Webservice/load(_:)`` reports it: ``WebserviceError/Reason/transport(_:)`` without
+    /// `request`'s credentials, or `CancellationError` when the task was cancelled; either ``WebserviceError`` names
+    /// `request` and counts `attempts`.
     ///
     /// A TLS or decoding failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms
     /// use, such as `.serverCertificateUntrusted`.
     static func reported(_ error: any Error, of request: URLRequest, attempts: Int = 1) -> any Error {
-        if error is CancellationError || error is WebserviceError { return error }
+        if error is CancellationError { return error }
+        if let error = error as? WebserviceError { return error.failing(request, attempts: attempts) }
         if Task.isCancelled { return CancellationError() }
         let standardized = URLError.standardizing(error)
         return WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
-            .counting(attempts: attempts)
+            .failing(request, attempts: attempts)
     }
 }

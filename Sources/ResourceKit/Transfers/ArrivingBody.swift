@@ -12,7 +12,7 @@ import Foundation
 /// file next to the destination, which takes the destination's place once the load has succeeded (``ArrivedFile``).
 ///
 /// The memory body grows with the bytes that arrive, never from what `Content-Length` claims; a body that passes the
-/// load's limit throws ``WebserviceError/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
+/// load's limit throws ``WebserviceError/Reason/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
 /// error body is kept up to ``Transfer/errorBodyLimit`` bytes, for the error to show.
 struct ArrivingBody {
     private(set) var data = Data()
@@ -37,7 +37,7 @@ struct ArrivingBody {
     ///     (not for a body the client inflates); a length over the limit fails at once.
     ///   - maxBodySize: The load's limit on the body.
     ///   - transfer: The load's transfer, if it has one.
-    /// - Throws: ``WebserviceError/bodyTooLarge(limit:)``, or the `URLError` of a file that can't be created.
+    /// - Throws: ``WebserviceError/Reason/bodyTooLarge(limit:)``, or the `URLError` of a file that can't be created.
     init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?) throws {
         if let maxBodySize, let expectedLength, expectedLength > Int64(maxBodySize) {
             throw WebserviceError.bodyTooLarge(limit: maxBodySize)

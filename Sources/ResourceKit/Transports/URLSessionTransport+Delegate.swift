@@ -54,7 +54,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         ///
         /// It sends again to where a redirect that keeps the body leads; the body comes from `transfer`'s file when it
         /// has one. The response's body is still arriving.
-        func send(_ request: URLRequest, in session: URLSession, transfer: Transfer?) async throws -> (
+        func send(
+            _ request: URLRequest,
+            in session: URLSession,
+            maxBodySize: Int? = nil,
+            transfer: Transfer?
+        ) async throws -> (
             Response, ResponseBody
         ) {
             var request = request
@@ -63,9 +68,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
             for _ in 0...20 {
                 let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
-                let load = Load(
+                var load = Load(
                     sent: ProgressCounter(.upload, expected: sending, receiver: transfer?.progress),
                     sendsFile: upload != nil)
+                load.maxBodySize = maxBodySize
                 let outcome = try await run(load) { [request] in
                     if let upload {
                         session.uploadTask(with: request, fromFile: upload)
@@ -102,6 +108,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             var held: (response: HTTPURLResponse, body: [Data])?
             /// The request to send next instead of following the redirect, which would lose the body.
             var redirect: URLRequest?
+            /// The load's body limit, for refusing at once a response whose `Content-Length` passes it: stopping the
+            /// task later has to wait for curl's thread, busy delivering the body, to let go of the session.
+            var maxBodySize: Int?
 
             init(sent: ProgressCounter, sendsFile: Bool) {
                 self.sent = sent
@@ -203,6 +212,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     let continuation = load.continuation
                     load.continuation = nil
                     return { continuation?.resume(throwing: WebserviceError.nonHTTPResponse(body: Data())) }
+                }
+                if let limit = load.maxBodySize, http.expectedContentLength > Int64(limit),
+                    http.value(forHTTPHeaderField: "Content-Encoding") == nil
+                {
+                    let continuation = load.continuation
+                    load.continuation = nil
+                    return { [tasks] in
+                        tasks.async { dataTask.cancel() }
+                        continuation?.resume(throwing: WebserviceError.bodyTooLarge(limit: limit))
+                    }
                 }
                 if http.statusCode == 401, http.value(forHTTPHeaderField: "WWW-Authenticate") != nil {
                     load.held = (http, [])

@@ -114,7 +114,8 @@ public final class URLSessionTransport: Transport {
         try request.requireHTTP()
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
-                return try await delegate.send(request, in: session, transfer: context.transfer)
+                return try await delegate.send(
+                    request, in: session, maxBodySize: context.maxBodySize, transfer: context.transfer)
             }
         #endif
         return try await sendWhole(request, context: context) { request in

@@ -27,17 +27,17 @@ struct UnexpectedCase: Error {}
 // MARK: Case accessors: each case's associated values, or `nil` for another case
 
 extension WebserviceError {
-    var transport: (any Error)? { if case .transport(let error) = self { error } else { nil } }
-    var encoding: (any Error)? { if case .encoding(let error) = self { error } else { nil } }
-    var nonHTTPResponse: Data? { if case .nonHTTPResponse(let body) = self { body } else { nil } }
-    var unacceptableStatus: Response? { if case .unacceptableStatus(let response) = self { response } else { nil } }
+    var transport: (any Error)? { if case .transport(let error) = reason { error } else { nil } }
+    var encoding: (any Error)? { if case .encoding(let error) = reason { error } else { nil } }
+    var nonHTTPResponse: Data? { if case .nonHTTPResponse(let body) = reason { body } else { nil } }
+    var unacceptableStatus: Response? { if case .unacceptableStatus(let response) = reason { response } else { nil } }
     var apiError: (error: any Error, response: Response)? {
-        if case .apiError(let error, let response) = self { (error, response) } else { nil }
+        if case .apiError(let error, let response) = reason { (error, response) } else { nil }
     }
     var parsing: (error: any Error, response: Response)? {
-        if case .parsing(let error, let response) = self { (error, response) } else { nil }
+        if case .parsing(let error, let response) = reason { (error, response) } else { nil }
     }
-    var bodyTooLarge: Int? { if case .bodyTooLarge(let limit) = self { limit } else { nil } }
+    var bodyTooLarge: Int? { if case .bodyTooLarge(let limit) = reason { limit } else { nil } }
 }
 
 extension DecodingError {

@@ -112,7 +112,7 @@ do throws(WebserviceError) {
     fail("NaN can't be encoded as JSON, yet the resource was created: \(rate.url)")
 } catch {
     print("error:", error)
-    let isEncoding = if case .encoding = error { true } else { false }
+    let isEncoding = if case .encoding = error.reason { true } else { false }
     check(isEncoding, "an unencodable body throws WebserviceError.encoding")
     check(error.underlyingError is EncodingError, "with the EncodingError as its underlying error")
 }

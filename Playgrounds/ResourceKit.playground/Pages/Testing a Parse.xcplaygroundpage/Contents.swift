@@ -74,7 +74,7 @@ do throws(WebserviceError) {
     fail("a 404 must not parse, yet it returned \(episodes)")
 } catch {
     print("error:", error)
-    guard case .unacceptableStatus(let response) = error else {
+    guard case .unacceptableStatus(let response) = error.reason else {
         fail("expected unacceptableStatus, got \(error)")
     }
     check(response.statusCode == 404, "a 404 is .unacceptableStatus with the response's status code")
@@ -92,7 +92,7 @@ do throws(WebserviceError) {
     fail("an episode without a title must not parse, yet it returned \(episodes)")
 } catch {
     print("error:", error)
-    guard case .parsing(let underlying, let response) = error,
+    guard case .parsing(let underlying, let response) = error.reason,
         case .keyNotFound(let key, _)? = underlying as? DecodingError
     else {
         fail("expected .parsing with DecodingError.keyNotFound, got \(error)")
@@ -109,7 +109,7 @@ do throws(WebserviceError) {
     fail("a non-HTTP response must be rejected, yet it returned \(episodes)")
 } catch {
     print("error:", error)
-    let isNonHTTP = if case .nonHTTPResponse = error { true } else { false }
+    let isNonHTTP = if case .nonHTTPResponse = error.reason { true } else { false }
     check(isNonHTTP, "a plain URLResponse is .nonHTTPResponse")
 }
 
