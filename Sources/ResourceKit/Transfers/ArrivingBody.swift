@@ -21,6 +21,8 @@ struct ArrivingBody {
     /// The most bytes kept in memory; the rest of a download's error body is dropped.
     private let keeps: Int
     private var counter: ProgressCounter
+    /// The bytes ``data`` has room for, as far as ``reserve(_:)`` made it.
+    private var reserved = 0
 
     /// A body gathered in memory, without a limit or progress.
     init() {
@@ -64,9 +66,23 @@ struct ArrivingBody {
         if let file {
             try file.append(bytes)
         } else if data.count < keeps, let start = bytes.baseAddress {
-            data.append(start.assumingMemoryBound(to: UInt8.self), count: min(bytes.count, keeps - data.count))
+            let count = min(bytes.count, keeps - data.count)
+            reserve(data.count + count)
+            data.append(start.assumingMemoryBound(to: UInt8.self), count: count)
         }
         return counter.add(bytes.count)
+    }
+
+    /// Makes room for `needed` bytes in memory, growing by doubling: `Data` alone grows to the exact size, so a body
+    /// of many chunks would be copied again with each. The room never passes the length the response announced or
+    /// the limit unless the bytes that arrived do: a header alone never makes it allocate.
+    private mutating func reserve(_ needed: Int) {
+        guard needed > reserved else { return }
+        var room = max(needed, reserved * 2, 65_536)
+        if let expected = counter.expected, expected >= Int64(needed) { room = min(room, Int(clamping: expected)) }
+        if let maxBodySize { room = min(room, max(needed, maxBodySize)) }
+        data.reserveCapacity(room)
+        reserved = room
     }
 
     /// ``append(_:)`` for bytes in a `Data`; the first chunk of a body kept in memory is kept as it is, not copied.
