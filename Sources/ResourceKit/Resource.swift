@@ -152,7 +152,7 @@ public struct Resource<A>: Sendable {
     /// #expect(throws: WebserviceError.self) { try Episode.all.value(from: body, response: response) }
     /// ```
     public func value(from data: Data, response: URLResponse) throws(WebserviceError) -> A {
-        guard let http = response as? HTTPURLResponse else { throw .nonHTTPResponse(body: data) }
+        guard let http = response as? HTTPURLResponse else { throw WebserviceError(.nonHTTPResponse(body: data)) }
         return try value(from: Response(http, body: data))
     }
 
@@ -160,14 +160,14 @@ public struct Resource<A>: Sendable {
     func value(from response: Response) throws(WebserviceError) -> A {
         guard acceptableStatusCodes.contains(response.statusCode) else {
             if let apiError = try? parseAPIError?(response.body) {
-                throw .apiError(apiError, response)
+                throw WebserviceError(.apiError(apiError, response))
             }
-            throw .unacceptableStatus(response)
+            throw WebserviceError(.unacceptableStatus(response))
         }
         do {
             return try parse(response.body, parseReadsResponse ? response.httpURLResponse() : nil)
         } catch {
-            throw .parsing(error, response)
+            throw WebserviceError(.parsing(error, response))
         }
     }
 }

@@ -53,7 +53,7 @@ extension Transport {
             request.httpBody = try Data(contentsOf: upload)
         }
         let (body, response) = try await data(request)
-        guard let http = response as? HTTPURLResponse else { throw WebserviceError.nonHTTPResponse(body: body) }
+        guard let http = response as? HTTPURLResponse else { throw WebserviceError(.nonHTTPResponse(body: body)) }
         if upload != nil, let bytes = request.httpBody.map({ Int64($0.count) }) {
             context.progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
         }

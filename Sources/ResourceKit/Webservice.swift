@@ -149,7 +149,7 @@ public struct Webservice: Sendable {
         let reason =
             "The request goes to another origin than the one the resource names, and the transport's URLSession adds "
             + "credentials to every request (its configuration's header fields or cookies); it was not sent."
-        throw WebserviceError.transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+        throw WebserviceError(.transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])))
             .failing(request)
     }
 }

@@ -50,26 +50,13 @@ public struct WebserviceError: Error, Sendable {
     public var attempts = 1
 
     /// An error for `reason`, outside a load: without a request or attempts.
+    ///
+    /// ```swift
+    /// throw WebserviceError(.bodyTooLarge(limit: 1_000_000))
+    /// ```
     public init(_ reason: Reason) {
         self.reason = reason
     }
-
-    /// The transport failed before a response arrived; see ``Reason/transport(_:)``.
-    public static func transport(_ error: any Error) -> Self { Self(.transport(error)) }
-    /// The request could not be encoded; see ``Reason/encoding(_:)``.
-    public static func encoding(_ error: any Error) -> Self { Self(.encoding(error)) }
-    /// The response is not HTTP; see ``Reason/nonHTTPResponse(body:)``.
-    public static func nonHTTPResponse(body: Data) -> Self { Self(.nonHTTPResponse(body: body)) }
-    /// The status is not acceptable; see ``Reason/unacceptableStatus(_:)``.
-    public static func unacceptableStatus(_ response: Response) -> Self { Self(.unacceptableStatus(response)) }
-    /// The API answered with its own error; see ``Reason/apiError(_:_:)``.
-    public static func apiError(_ error: any Error, _ response: Response) -> Self { Self(.apiError(error, response)) }
-    /// The parse threw; see ``Reason/parsing(_:_:)``.
-    public static func parsing(_ error: any Error, _ response: Response) -> Self { Self(.parsing(error, response)) }
-    /// The body passed the limit; see ``Reason/bodyTooLarge(limit:)``.
-    public static func bodyTooLarge(limit: Int) -> Self { Self(.bodyTooLarge(limit: limit)) }
-    /// No credential could be obtained; see ``Reason/authentication(_:)``.
-    public static func authentication(_ error: any Error) -> Self { Self(.authentication(error)) }
 
     /// The HTTP response, when one arrived with an unacceptable status or a body that could not be parsed.
     public var response: Response? {

@@ -113,7 +113,7 @@ import Testing
     func transportsOwnBodyTooLargeIsRethrownUnchanged(timeout: TimeInterval?) async throws {
         // The transport's limit of 5 differs from the resource's 10: the error is the transport's, not rebuilt.
         let service = Webservice(
-            transport: StubTransport.answering(.computed { _ in throw WebserviceError.bodyTooLarge(limit: 5) }))
+            transport: StubTransport.answering(.computed { _ in throw WebserviceError(.bodyTooLarge(limit: 5)) }))
         var resource = bytes(limit: 10)
         resource.timeout = timeout
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
@@ -195,16 +195,16 @@ import Testing
     }
 
     @Test func errorDescriptionNamesTheLimit() {
-        let error = WebserviceError.bodyTooLarge(limit: 1024)
+        let error = WebserviceError(.bodyTooLarge(limit: 1024))
         #expect(error.description == "The response body is larger than the resource's limit of 1024 bytes.")
         #expect(error.localizedDescription == error.description)
         #expect(
-            WebserviceError.bodyTooLarge(limit: 1).description
+            WebserviceError(.bodyTooLarge(limit: 1)).description
                 == "The response body is larger than the resource's limit of 1 byte.")
     }
 
     @Test func errorHasNoResponseParts() {
-        let error = WebserviceError.bodyTooLarge(limit: 1024)
+        let error = WebserviceError(.bodyTooLarge(limit: 1024))
         #expect(error.response == nil)
         #expect(error.statusCode == nil)
         #expect(error.body == nil)
@@ -212,7 +212,7 @@ import Testing
     }
 
     @Test func reflectionAndDumpNameTheLimit() throws {
-        let error = WebserviceError.bodyTooLarge(limit: 1024)
+        let error = WebserviceError(.bodyTooLarge(limit: 1024))
         #expect(String(reflecting: error).contains("1024"))
         var dumped = ""
         dump(error, to: &dumped)
@@ -243,7 +243,7 @@ private struct LimitedTransport: Transport {
         await bodyLimits.append(context.maxBodySize)
         let (body, response) = try await stub.data(for: request)
         if stopsAtBodyLimit, let limit = context.maxBodySize, body.count > limit {
-            throw WebserviceError.bodyTooLarge(limit: limit)
+            throw WebserviceError(.bodyTooLarge(limit: limit))
         }
         return (Response(statusCode: (response as? HTTPURLResponse)?.statusCode ?? 0), ResponseBody(body))
     }

@@ -336,7 +336,7 @@ private struct DirectCallMiddleware: Middleware {
 private struct RejectingMiddleware: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         _ = try await next(request, context)
-        throw WebserviceError.transport(URLError(.badServerResponse))
+        throw WebserviceError(.transport(URLError(.badServerResponse)))
     }
 }
 

@@ -98,7 +98,7 @@ import Testing
 
     @Test func bodyPreviewHidesCredentialFieldsAndKeepsTheMessage() {
         let body = Data(#"{"error": "expired", "access_token": "t0ken", "next": "https://x.test/?sig=s1gnature"}"#.utf8)
-        let error = WebserviceError.unacceptableStatus(.init(statusCode: 401, body: body))
+        let error = WebserviceError(.unacceptableStatus(.init(statusCode: 401, body: body)))
         #expect(error.description.contains(#""error": "expired""#))
         expectNoSecret(in: error)
     }
@@ -131,7 +131,7 @@ import Testing
 
     @Test func bodyPreviewsCanBeTurnedOffForTheProcess() async throws {
         // The switch is process-wide, so it is flipped in a child process, away from the other tests.
-        let error = WebserviceError.unacceptableStatus(.init(statusCode: 500, body: Data(#"{"e":"boom"}"#.utf8)))
+        let error = WebserviceError(.unacceptableStatus(.init(statusCode: 500, body: Data(#"{"e":"boom"}"#.utf8))))
         let child = try await ChildProcess.run("off") {
             WebserviceError.describesBodies = false
             return error.description
@@ -145,7 +145,7 @@ import Testing
     @Test func dumpShowsOnlyHarmlessResponseHeaderValues() {
         var dumped = ""
         let headers = ["X-Ticket": "x-auth-value", "Content-Type": "application/json", "Retry-After": "30"]
-        dump(WebserviceError.unacceptableStatus(.init(statusCode: 503, headers: headers)), to: &dumped)
+        dump(WebserviceError(.unacceptableStatus(.init(statusCode: 503, headers: headers))), to: &dumped)
         #expect(dumped.contains("application/json"))
         #expect(dumped.contains("30"))
         #expect(dumped.contains("X-Ticket"))
@@ -163,7 +163,8 @@ import Testing
         (#"{"tokens": ["t0k3n-one", ["t0k3n-two"]], "id": 1}"#, "t0k3n-two"),
     ])
     func descriptionsRedactCredentialsInAnyText(text: String, secret: String) {
-        let error = WebserviceError.transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text]))
+        let error = WebserviceError(
+            .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text])))
         #expect(!error.description.contains(secret), "\(error.description)")
         #expect(error.description.contains("REDACTED"))
     }
@@ -172,7 +173,7 @@ import Testing
     /// credential word, such as a count of tokens, keeps its value and its type.
     @Test func credentialValuesThatAreNotStringsLeaveValidJSON() throws {
         let body = #"{"api_key": -1.5e3, "tokens": ["a]", ["b"]], "id": 7, "prompt_tokens": 9, "authors": [1]}"#
-        let error = WebserviceError.unacceptableStatus(.init(statusCode: 400, body: Data(body.utf8)))
+        let error = WebserviceError(.unacceptableStatus(.init(statusCode: 400, body: Data(body.utf8))))
         let text = try #require(error.description.split(separator: ": ", maxSplits: 1).last)
         let fields = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
         #expect(fields["api_key"] as? String == "REDACTED")
@@ -193,7 +194,8 @@ import Testing
 
     @Test func pageCursorsAreNotCredentials() {
         let text = "https://host/items?pageToken=p4ge&next_token=n3xt&access_token=s3cr3t"
-        let error = WebserviceError.transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text]))
+        let error = WebserviceError(
+            .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: text])))
         #expect(error.description.contains("pageToken=p4ge&next_token=n3xt"), "\(error.description)")
         #expect(!error.description.contains("s3cr3t"))
     }

@@ -15,14 +15,14 @@ import Testing
 
     private static let errorsWithHeaders: [WebserviceError] = [
         .unacceptableStatus(
-            .init(
+            Response(
                 statusCode: 401,
                 headers: credentials.merging(["Content-Type": "application/json"]) { $1 },
                 body: Data(#"{"error":"expired"}"#.utf8)
             )),
-        .parsing(URLError(.cannotParseResponse), .init(statusCode: 200, headers: credentials, body: Data("{".utf8))),
-        .apiError(URLError(.userAuthenticationRequired), .init(statusCode: 401, headers: credentials)),
-    ]
+        .parsing(URLError(.cannotParseResponse), Response(statusCode: 200, headers: credentials, body: Data("{".utf8))),
+        .apiError(URLError(.userAuthenticationRequired), Response(statusCode: 401, headers: credentials)),
+    ].map(WebserviceError.init)
 
     @Test(arguments: errorsWithHeaders)
     func noTextualFormRevealsCredentialHeaderValues(error: WebserviceError) {
@@ -39,25 +39,26 @@ import Testing
     }
 
     @Test func unacceptableStatusDescriptionShowsStatusTypeAndBodyStart() {
-        let error = WebserviceError.unacceptableStatus(
-            .init(
-                statusCode: 404,
-                headers: ["content-type": "application/json"],
-                body: Data(#"{"error":"not_found"}"#.utf8)
-            ))
+        let error = WebserviceError(
+            .unacceptableStatus(
+                .init(
+                    statusCode: 404,
+                    headers: ["content-type": "application/json"],
+                    body: Data(#"{"error":"not_found"}"#.utf8)
+                )))
         #expect(
             error.description
                 == #"The server answered HTTP 404 with 21 bytes of application/json: {"error":"not_found"}"#)
     }
 
     @Test func longBodiesAreCutInTheDescription() {
-        let error = WebserviceError.unacceptableStatus(.init(statusCode: 500, body: Data(repeating: 65, count: 1000)))
+        let error = WebserviceError(.unacceptableStatus(.init(statusCode: 500, body: Data(repeating: 65, count: 1000))))
         #expect(error.description.hasSuffix(String(repeating: "A", count: 200) + "…"))
         #expect(error.description.contains("1000 bytes"))
     }
 
     @Test func binaryBodiesAreNotPrinted() {
-        let error = WebserviceError.unacceptableStatus(.init(statusCode: 502, body: Data([0xFF, 0xFE, 0x00])))
+        let error = WebserviceError(.unacceptableStatus(.init(statusCode: 502, body: Data([0xFF, 0xFE, 0x00]))))
         #expect(error.description == "The server answered HTTP 502 with 3 bytes.")
     }
 
@@ -73,34 +74,35 @@ import Testing
 
     @Test func transportAndEncodingDescriptionsNameTheCause() {
         #expect(
-            WebserviceError.transport(URLError(.timedOut)).description.hasPrefix(
+            WebserviceError(.transport(URLError(.timedOut))).description.hasPrefix(
                 "The request failed before a response arrived"))
-        #expect(WebserviceError.nonHTTPResponse(body: Data("ab".utf8)).description.contains("2 bytes"))
-        let encoding = WebserviceError.encoding(
-            EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "NaN"))
-        )
+        #expect(WebserviceError(.nonHTTPResponse(body: Data("ab".utf8))).description.contains("2 bytes"))
+        let encoding = WebserviceError(
+            .encoding(
+                EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "NaN"))
+            ))
         #expect(encoding.description.hasPrefix("The request body could not be encoded: "))
         #expect(encoding.description.contains("NaN"))
     }
 
     @Test func transportDescriptionNamesTheURLErrorCode() {
         #expect(
-            WebserviceError.transport(URLError(.timedOut)).description
+            WebserviceError(.transport(URLError(.timedOut))).description
                 == "The request failed before a response arrived: URLError -1001 (timed out)"
         )
-        #expect(WebserviceError.transport(URLError(.zeroByteResource)).description.hasSuffix("URLError -1014"))
+        #expect(WebserviceError(.transport(URLError(.zeroByteResource))).description.hasSuffix("URLError -1014"))
     }
 
     @Test func aOneByteBodyIsOneByte() {
-        #expect(WebserviceError.nonHTTPResponse(body: Data("a".utf8)).description.contains("(1 byte)"))
+        #expect(WebserviceError(.nonHTTPResponse(body: Data("a".utf8))).description.contains("(1 byte)"))
     }
 
     @Test func headerFieldsAreLookedUpCaseInsensitively() {
-        let error = WebserviceError.unacceptableStatus(.init(statusCode: 429, headers: ["Retry-After": "30"]))
+        let error = WebserviceError(.unacceptableStatus(.init(statusCode: 429, headers: ["Retry-After": "30"])))
         #expect(error.response?.value(forHTTPHeaderField: "retry-after") == "30")
         #expect(error.response?.value(forHTTPHeaderField: "RETRY-AFTER") == "30")
         #expect(error.response?.value(forHTTPHeaderField: "Date") == nil)
-        #expect(WebserviceError.encoding(URLError(.unknown)).response == nil)
+        #expect(WebserviceError(.encoding(URLError(.unknown))).response == nil)
     }
 
     @Test func everyCaseWithAResponseSharesItsStatusAndBody() {
@@ -108,34 +110,34 @@ import Testing
         let errors: [WebserviceError] = [
             .unacceptableStatus(response), .apiError(URLError(.unknown), response),
             .parsing(URLError(.unknown), response),
-        ]
+        ].map(WebserviceError.init)
         for error in errors {
             #expect(error.statusCode == 418)
             #expect(error.body == Data("x".utf8))
             #expect(error.response?.headers == ["Retry-After": "1"])
         }
-        #expect(WebserviceError.unacceptableStatus(response).underlyingError == nil)
-        #expect(WebserviceError.nonHTTPResponse(body: Data("y".utf8)).body == Data("y".utf8))
+        #expect(WebserviceError(.unacceptableStatus(response)).underlyingError == nil)
+        #expect(WebserviceError(.nonHTTPResponse(body: Data("y".utf8))).body == Data("y".utf8))
     }
 
     @Test func previewCutsAtACharacterBoundary() {
         let body = Data((String(repeating: "a", count: 199) + "é and more").utf8)  // "é" is bytes 200 and 201
-        let description = WebserviceError.unacceptableStatus(.init(statusCode: 500, body: body)).description
+        let description = WebserviceError(.unacceptableStatus(.init(statusCode: 500, body: body))).description
         #expect(description.hasSuffix(": " + String(repeating: "a", count: 199) + "…"))
     }
 
     @Test func previewStaysOnOneLine() {
         let body = Data("<html>\n<body>\r\n\tBad gateway</body>\n</html>\n".utf8)
-        let description = WebserviceError.unacceptableStatus(.init(statusCode: 502, body: body)).description
+        let description = WebserviceError(.unacceptableStatus(.init(statusCode: 502, body: body))).description
         #expect(!description.contains { $0.isNewline || $0 == "\t" })
         #expect(description.contains("Bad gateway"))
     }
 
     @Test func requireCaseFailsTheTestForAnotherCase() throws {
         // The tests' helper for error cases can fail: another case is an issue and a thrown error, not a pass.
-        #expect(try requireCase(\.bodyTooLarge, of: WebserviceError.bodyTooLarge(limit: 3)) == 3)
+        #expect(try requireCase(\.bodyTooLarge, of: WebserviceError(.bodyTooLarge(limit: 3))) == 3)
         withKnownIssue {
-            _ = try requireCase(\.bodyTooLarge, of: WebserviceError.encoding(URLError(.unknown)))
+            _ = try requireCase(\.bodyTooLarge, of: WebserviceError(.encoding(URLError(.unknown))))
         }
         withKnownIssue {
             _ = try requireCase(\.keyNotFound, of: nil as DecodingError?)
@@ -166,7 +168,7 @@ import Testing
     }
 
     @Test func anErrorMadeOutsideALoadNamesNoRequest() {
-        let error = WebserviceError.bodyTooLarge(limit: 1)
+        let error = WebserviceError(.bodyTooLarge(limit: 1))
         #expect(error.method == nil && error.url == nil && error.attempts == 1)
         #expect("\(error)".hasPrefix("The response body is larger"))
     }

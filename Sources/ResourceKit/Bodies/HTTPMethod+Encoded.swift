@@ -25,7 +25,7 @@ extension HTTPMethod<any Encodable & Sendable> {
                 do {
                     return try encoder.encode(body)
                 } catch {
-                    throw .encoding(error)
+                    throw WebserviceError(.encoding(error))
                 }
             }
         }

@@ -78,14 +78,15 @@ extension RequestBody {
             case .file(let url):
                 guard url.isFileURL else {
                     let reason = "A multipart file part reads only a file: URL, not \(url.scheme ?? "this") one."
-                    throw .encoding(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+                    throw WebserviceError(
+                        .encoding(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])))
                 }
                 do {
                     // Only a regular file: reading `/dev/zero` or a pipe would never end.
                     _ = try url.regularFileSize()
                     return try Data(contentsOf: url)
                 } catch {
-                    throw .encoding(error)
+                    throw WebserviceError(.encoding(error))
                 }
             }
         }

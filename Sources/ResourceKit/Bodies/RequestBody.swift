@@ -57,8 +57,10 @@ public struct RequestBody: Encodable, Sendable {
             return (Data(HTTPSyntax.formEncoded(fields).utf8), "application/x-www-form-urlencoded")
         case .file(let url, let contentType):
             guard url.isFileURL else {
-                throw .encoding(
-                    URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."]))
+                throw WebserviceError(
+                    .encoding(
+                        URLError(
+                            .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file body needs a file: URL."])))
             }
             try validateHeaderField(name: "Content-Type", value: contentType)
             return (Data(), contentType)

@@ -70,7 +70,8 @@ extension RemoteModel {
 
     private static func invalidID(_ segment: String) -> WebserviceError {
         let reason = "The ID \"\(segment)\" can't name an item: a URL path segment can't be empty, \".\" or \"..\"."
-        return .encoding(EncodingError.invalidValue(segment, .init(codingPath: [], debugDescription: reason)))
+        return WebserviceError(
+            .encoding(EncodingError.invalidValue(segment, .init(codingPath: [], debugDescription: reason))))
     }
 }
 

@@ -36,7 +36,8 @@ func validateHeaderField(name: String, value: String) throws(WebserviceError) {
         let reason =
             "The header field \"\(field)\" has a \(validName ? "value" : "name") that HTTP forbids, such as "
             + "one with a line break or another control character; the request was not sent."
-        throw .encoding(EncodingError.invalidValue(field, .init(codingPath: [], debugDescription: reason)))
+        throw WebserviceError(
+            .encoding(EncodingError.invalidValue(field, .init(codingPath: [], debugDescription: reason))))
     }
 }
 

@@ -101,7 +101,7 @@ public struct Authentication: Middleware {
         } catch let error where error is CancellationError && Task.isCancelled {
             throw error
         } catch {
-            throw WebserviceError.authentication(Redaction.sanitized(error, removing: secrets))
+            throw WebserviceError(.authentication(Redaction.sanitized(error, removing: secrets)))
         }
     }
 }

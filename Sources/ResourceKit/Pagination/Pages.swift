@@ -4,24 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The pages of a paginated resource, loaded one at a time as you iterate: the first page, then each page's next, until
-/// a page has none.
+/// The pages of a paginated resource, loaded one at a time as they are asked for.
 ///
-/// Make one with ``ResourceLoading/pages(of:)``, which follows `Link: <…>; rel="next"` header fields, or
-/// ``ResourceLoading/pages(of:next:)``, for a cursor in the body. Each page is one ``ResourceLoading/load(_:)``, with
-/// its errors, cancellation and middleware. See <doc:LoadingPages>.
-///
-/// ```swift
-/// for try await page in webservice.pages(of: Resource<[Episode]>(get: episodesURL)) {
-///     episodes += page
-/// }
-/// ```
-public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
-    /// A page, as the first resource's parse makes it.
-    public typealias Element = Page
-    /// The error of the load that failed, as ``ResourceLoading/load(_:)`` throws it.
-    public typealias Failure = any Error
-
+/// The first page, then each page's next, until a page has none; ``ResourceLoading/pages(of:)`` hands them out as an
+/// `AsyncThrowingStream`.
+struct Pages<Page: Sendable>: Sendable {
     /// How the resource of the page after a page is found.
     enum Next: Sendable {
         /// By the `Link: <…>; rel="next"` header field of the page's response.
@@ -37,13 +24,30 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
     /// How the next page is found.
     let next: Next
 
-    /// Returns an iterator that loads the first page when it is first asked for one.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(pages: self, pending: .success(first))
+    /// The pages as a stream that loads each page in the task that asks for it, so cancelling that task cancels the
+    /// page's load.
+    var stream: AsyncThrowingStream<Page, any Error> {
+        let iterator = Turns(Iterator(pages: self, pending: .success(first)))
+        return AsyncThrowingStream { try await iterator.next() }
+    }
+
+    /// The iterator's state between the stream's turns; the stream asks for one page at a time.
+    private actor Turns {
+        var iterator: Iterator
+
+        init(_ iterator: Iterator) {
+            self.iterator = iterator
+        }
+
+        func next() async throws -> Page? {
+            var iterator = self.iterator
+            defer { self.iterator = iterator }
+            return try await iterator.next()
+        }
     }
 
     /// Loads the pages one by one, each when it is asked for.
-    public struct Iterator: AsyncIteratorProtocol, Sendable {
+    struct Iterator: Sendable {
         /// The sequence being iterated.
         let pages: Pages
         /// The next page's resource, or the error that keeps it from being loaded; `nil` after the last page, an
@@ -71,7 +75,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         ///
         /// It throws what ``ResourceLoading/load(_:)`` throws, `CancellationError` once the task is cancelled, and
         /// ``WebserviceError/Reason/parsing(_:_:)`` after a page whose next link isn't followed.
-        public mutating func next() async throws -> Page? {
+        mutating func next() async throws -> Page? {
             guard let upcoming = pending else { return nil }
             pending = nil
             let resource = try upcoming.get()
@@ -126,7 +130,7 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
                 }
                 return .success(next)
             } catch {
-                return .failure(WebserviceError.parsing(error, Response(response, body: Data())))
+                return .failure(WebserviceError(.parsing(error, Response(response, body: Data()))))
             }
         }
     }

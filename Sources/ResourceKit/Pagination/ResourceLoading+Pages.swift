@@ -2,16 +2,16 @@ extension ResourceLoading {
     /// The pages of a resource whose responses name the next page in a `Link: <…>; rel="next"` header field
     /// (RFC 8288).
     ///
-    /// Each page is a ``load(_:)`` of `first` at the next link's URL, resolved against the response's; the sequence
-    /// ends after a page without one. See <doc:LoadingPages>.
+    /// Each page is a ``load(_:)`` of `first` at the next link's URL, resolved against the response's, made when the
+    /// stream is asked for it; the stream ends after a page without one. See <doc:LoadingPages>.
     ///
     /// ```swift
     /// for try await page in webservice.pages(of: Resource<[Episode]>(get: episodesURL)) {
     ///     episodes += page
     /// }
     /// ```
-    public func pages<Page: Sendable>(of first: Resource<Page>) -> Pages<Page> {
-        Pages(loader: self, first: first, next: .link)
+    public func pages<Page: Sendable>(of first: Resource<Page>) -> AsyncThrowingStream<Page, any Error> {
+        Pages(loader: self, first: first, next: .link).stream
     }
 
     /// The pages of a resource whose pages lead to the next by a cursor in the body: `next` returns the next page's
@@ -28,7 +28,7 @@ extension ResourceLoading {
     public func pages<Page: Sendable>(
         of first: Resource<Page>,
         next: @escaping @Sendable (Page) -> Resource<Page>?
-    ) -> Pages<Page> {
-        Pages(loader: self, first: first, next: .cursor(next))
+    ) -> AsyncThrowingStream<Page, any Error> {
+        Pages(loader: self, first: first, next: .cursor(next)).stream
     }
 }

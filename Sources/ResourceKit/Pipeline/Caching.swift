@@ -48,7 +48,7 @@ struct Caching: Middleware {
         context: LoadContext
     ) throws -> Response {
         if let limit = context.maxBodySize, stored.body.count > limit {
-            throw WebserviceError.bodyTooLarge(limit: limit)
+            throw WebserviceError(.bodyTooLarge(limit: limit))
         }
         let bytes = Int64(stored.body.count)
         context.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))

@@ -64,7 +64,7 @@ struct Sending: Sendable {
         if let error = error as? WebserviceError { return error.failing(request, attempts: attempts) }
         if Task.isCancelled { return CancellationError() }
         let standardized = URLError.standardizing(error)
-        return WebserviceError.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request)))
+        return WebserviceError(.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request))))
             .failing(request, attempts: attempts)
     }
 }

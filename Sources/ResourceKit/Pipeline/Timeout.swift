@@ -33,7 +33,7 @@ enum Timeout {
             guard (try? await Task.sleep(nanoseconds: wait)) != nil else { return }
             let reason = "The resource's timeout of \(timeout) s passed before the response arrived."
             let timedOut = URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: reason])
-            outcome.yield(.failure(WebserviceError.transport(timedOut)))
+            outcome.yield(.failure(WebserviceError(.transport(timedOut))))
         }
         defer {
             sending.cancel()

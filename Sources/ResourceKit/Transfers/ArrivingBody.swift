@@ -42,7 +42,7 @@ struct ArrivingBody {
     /// - Throws: ``WebserviceError/Reason/bodyTooLarge(limit:)``, or the `URLError` of a file that can't be created.
     init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?) throws {
         if let maxBodySize, let expectedLength, expectedLength > Int64(maxBodySize) {
-            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+            throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         self.maxBodySize = maxBodySize
         if let destination = transfer?.destination {
@@ -61,7 +61,7 @@ struct ArrivingBody {
     /// Takes the next bytes of the body; returns the progress report that is due, if one is.
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws -> DueProgress? {
         if let maxBodySize, counter.bytes + Int64(bytes.count) > Int64(maxBodySize) {
-            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+            throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         if let file {
             try file.append(bytes)
@@ -73,9 +73,11 @@ struct ArrivingBody {
         return counter.add(bytes.count)
     }
 
-    /// Makes room for `needed` bytes in memory, growing by doubling: `Data` alone grows to the exact size, so a body
-    /// of many chunks would be copied again with each. The room never passes the length the response announced or
-    /// the limit unless the bytes that arrived do: a header alone never makes it allocate.
+    /// Makes room for `needed` bytes in memory, growing by doubling.
+    ///
+    /// `Data` alone grows to the exact size, so a body of many chunks would be copied again with each. The room never
+    /// passes the length the response announced or the limit unless the bytes that arrived do: a header alone never
+    /// makes it allocate.
     private mutating func reserve(_ needed: Int) {
         guard needed > reserved else { return }
         var room = max(needed, reserved * 2, 65_536)
@@ -89,7 +91,7 @@ struct ArrivingBody {
     mutating func append(_ chunk: Data) throws -> DueProgress? {
         guard file == nil, data.isEmpty, keeps == .max else { return try chunk.withUnsafeBytes { try append($0) } }
         if let maxBodySize, counter.bytes + Int64(chunk.count) > Int64(maxBodySize) {
-            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+            throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         data = chunk
         return counter.add(chunk.count)

@@ -223,7 +223,7 @@
                 return error
             case let error as NIOHTTPDecompression.DecompressionError:
                 // The client's decompression limit stopped a body that inflates far beyond what arrived: a bomb.
-                if error == .limit, let maxBodySize { return WebserviceError.bodyTooLarge(limit: maxBodySize) }
+                if error == .limit, let maxBodySize { return WebserviceError(.bodyTooLarge(limit: maxBodySize)) }
                 let reason =
                     error == .limit
                     ? "The response body inflates to more than the client's decompression limit allows "

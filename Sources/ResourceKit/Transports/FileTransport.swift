@@ -40,7 +40,7 @@ public struct FileTransport: Transport {
         if let maxBodySize, let file = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
             file.isRegularFile == true, let size = file.fileSize, size > maxBodySize
         {
-            throw WebserviceError.bodyTooLarge(limit: maxBodySize)
+            throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         let data = try await Self.contents(of: url)
         var headers = ["Content-Length": String(data.count)]

@@ -211,7 +211,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 guard let http = response as? HTTPURLResponse else {
                     let continuation = load.continuation
                     load.continuation = nil
-                    return { continuation?.resume(throwing: WebserviceError.nonHTTPResponse(body: Data())) }
+                    return { continuation?.resume(throwing: WebserviceError(.nonHTTPResponse(body: Data()))) }
                 }
                 if let limit = load.maxBodySize, http.expectedContentLength > Int64(limit),
                     http.value(forHTTPHeaderField: "Content-Encoding") == nil
@@ -220,7 +220,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     load.continuation = nil
                     return { [tasks] in
                         tasks.async { dataTask.cancel() }
-                        continuation?.resume(throwing: WebserviceError.bodyTooLarge(limit: limit))
+                        continuation?.resume(throwing: WebserviceError(.bodyTooLarge(limit: limit)))
                     }
                 }
                 if http.statusCode == 401, http.value(forHTTPHeaderField: "WWW-Authenticate") != nil {

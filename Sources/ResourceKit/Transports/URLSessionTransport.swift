@@ -132,7 +132,7 @@ public final class URLSessionTransport: Transport {
             return try await session.data(for: request, delegate: BodySizeLimiter(maxBodySize: limit))
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // Nothing but the limiter cancels the task while the caller's task goes on.
-            throw WebserviceError.bodyTooLarge(limit: limit)
+            throw WebserviceError(.bodyTooLarge(limit: limit))
         }
     }
 
