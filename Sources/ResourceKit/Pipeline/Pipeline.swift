@@ -27,7 +27,8 @@ enum Pipeline {
         transport: any Transport
     ) -> Middleware.Next {
         var layers = middleware
-        layers.append(Uncredentialed())
+        // Without middleware, no layer adds a credential a load may not carry.
+        if !middleware.isEmpty { layers.append(Uncredentialed()) }
         if let cache { layers.append(Caching(cache: cache)) }
         if let limiter { layers.append(Limiting(limiter: limiter)) }
         layers.append(Observing())
