@@ -1,5 +1,9 @@
 import Foundation
 
+#if AsyncHTTPClient
+    import NIOCore
+#endif
+
 /// A response body as a transport delivers it: whole, or as chunks while they arrive.
 ///
 /// A ``Transport`` returns it with the response's head from ``Transport/send(_:context:)``; ``Webservice`` then reads
@@ -14,8 +18,8 @@ public struct ResponseBody: Sendable {
     enum Storage: Sendable {
         /// All of them at once.
         case whole(Data)
-        /// A function that hands each chunk of a sequence to its argument, in order, as it arrives.
-        case chunks(@Sendable (_ each: (Data) throws -> Void) async throws -> Void)
+        /// A function that makes the one reader of the chunks.
+        case chunks(@Sendable () -> ChunkReader)
         #if canImport(FoundationNetworking)
             /// Chunks a transport writes on its own thread (``BodyChannel``).
             case channel(BodyChannel.Hold)
@@ -32,9 +36,15 @@ public struct ResponseBody: Sendable {
     /// A body whose chunks `chunks` delivers as they arrive; it is read once, one chunk at a time, so a slow reader
     /// slows the sequence down.
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
-        storage = .chunks { each in
-            for try await chunk in chunks { try each(chunk) }
+        storage = .chunks {
+            var iterator = chunks.makeAsyncIterator()
+            return ChunkReader { try await iterator.next().map(Chunk.data) }
         }
+    }
+
+    /// A body whose chunks `reader` makes.
+    init(reader: @escaping @Sendable () -> ChunkReader) {
+        storage = .chunks(reader)
     }
 
     #if canImport(FoundationNetworking)
@@ -54,21 +64,55 @@ public struct ResponseBody: Sendable {
     /// Reads the whole body into `arriving`, and returns it; on a failure, `arriving` is abandoned (a download's file
     /// removed) and the error thrown.
     func read(into arriving: ArrivingBody) async throws -> ArrivingBody {
-        let read: @Sendable (_ each: (Data) throws -> Void) async throws -> Void
-        switch storage {
-        case .whole(let data): read = { each in try each(data) }
-        case .chunks(let chunks): read = chunks
-        #if canImport(FoundationNetworking)
-            case .channel(let hold): return try await hold.channel.read(into: arriving)
-        #endif
-        }
         var arriving = arriving
         do {
-            try await read { chunk in try arriving.append(chunk)?.report() }
+            switch storage {
+            case .whole(let data):
+                try arriving.append(Chunk.data(data))?.report()
+            case .chunks(let makeReader):
+                let reader = makeReader()
+                while let chunk = try await reader.next() { try arriving.append(chunk)?.report() }
+            #if canImport(FoundationNetworking)
+                case .channel(let hold): return try await hold.channel.read(into: arriving)
+            #endif
+            }
             return arriving
         } catch {
             arriving.abandon()
             throw error
         }
     }
+}
+
+/// One chunk of a body, as its transport hands it over: `Data`, or AsyncHTTPClient's own buffer, read in place.
+enum Chunk {
+    case data(Data)
+    #if AsyncHTTPClient
+        case buffer(ByteBuffer)
+    #endif
+
+    /// The number of bytes.
+    var count: Int {
+        switch self {
+        case .data(let data): data.count
+        #if AsyncHTTPClient
+            case .buffer(let buffer): buffer.readableBytes
+        #endif
+        }
+    }
+
+    /// Calls `body` with the bytes, in place.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch self {
+        case .data(let data): try data.withUnsafeBytes(body)
+        #if AsyncHTTPClient
+            case .buffer(let buffer): try buffer.withUnsafeReadableBytes(body)
+        #endif
+        }
+    }
+}
+
+/// Reads a body's chunks in order, in one task; `nil` after the last.
+struct ChunkReader {
+    let next: () async throws -> Chunk?
 }

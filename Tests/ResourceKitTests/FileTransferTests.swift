@@ -57,7 +57,7 @@ import Testing
     @Test func downloadsErrorBodyIsKeptUpToAMebibyte() throws {
         let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: baseURL)))
         var body = try ArrivingBody(status: 500, expectedLength: nil, maxBodySize: nil, for: transfer)
-        _ = try body.append(Data(count: 3 * Transfer.errorBodyLimit))
+        _ = try body.append(.data(Data(count: 3 * Transfer.errorBodyLimit)))
         #expect(try body.finish().0.count == Transfer.errorBodyLimit)
     }
 
@@ -68,9 +68,9 @@ import Testing
         let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
 
         var body = try ArrivingBody(status: 200, expectedLength: nil, maxBodySize: 10, for: transfer)
-        _ = try body.append(Data(count: 10))
+        _ = try body.append(.data(Data(count: 10)))
         #expect(try files(in: directory).count == 1)
-        let tooLarge = #expect(throws: WebserviceError.self) { _ = try body.append(Data(count: 1)) }
+        let tooLarge = #expect(throws: WebserviceError.self) { _ = try body.append(.data(Data(count: 1))) }
         #expect(tooLarge?.bodyTooLarge == 10)
         body.abandon()
 
@@ -90,7 +90,7 @@ import Testing
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
             let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
             var body = try ArrivingBody(status: 200, expectedLength: nil, maxBodySize: nil, for: transfer)
-            _ = try body.append(Data("x".utf8))
+            _ = try body.append(.data(Data("x".utf8)))
             // The temporary file's descriptor, found by where it leads.
             let descriptor = try #require(
                 try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).first {

@@ -38,7 +38,7 @@
                     return (nil, nil)
                 }
                 do {
-                    return (try state.body?.append(data), nil)
+                    return (try state.body?.append(Chunk.data(data)), nil)
                 } catch {
                     state.end = .failure(error)
                     failed = true
@@ -72,7 +72,7 @@
                         {
                             do {
                                 for chunk in state.early {
-                                    if let due = try body.append(chunk) { reports.append(due) }
+                                    if let due = try body.append(Chunk.data(chunk)) { reports.append(due) }
                                 }
                             } catch {
                                 if state.end == nil { failed = true }

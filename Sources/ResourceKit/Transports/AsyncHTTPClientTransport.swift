@@ -115,7 +115,20 @@
                 fields.reserveCapacity(response.headers.count)
                 for (name, value) in response.headers { fields.append(Response.Field(name: name, value: value)) }
                 let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
-                return (head, ResponseBody(Chunks(body: response.body, maxBodySize: maxBodySize, url: url)))
+                let body = response.body
+                return (
+                    head,
+                    ResponseBody {
+                        var buffers = body.makeAsyncIterator()
+                        return ChunkReader {
+                            do {
+                                return try await buffers.next().map(Chunk.buffer)
+                            } catch {
+                                throw Self.translateBodyError(error, maxBodySize: maxBodySize, url: url)
+                            }
+                        }
+                    }
+                )
             }
             throw URLError(
                 .httpTooManyRedirects,
@@ -320,32 +333,6 @@
             switch failure {
             case .sslError(let stack), .unknownError(let stack): stack.map(\.description).joined(separator: "; ")
             default: String(describing: failure)
-            }
-        }
-    }
-
-    /// A response body's buffers as `Data`, with the errors of reading them as ``Webservice`` reports them.
-    private struct Chunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        let body: HTTPClientResponse.Body
-        let maxBodySize: Int?
-        let url: URL
-
-        func makeAsyncIterator() -> Iterator {
-            Iterator(base: body.makeAsyncIterator(), maxBodySize: maxBodySize, url: url)
-        }
-
-        struct Iterator: AsyncIteratorProtocol {
-            var base: HTTPClientResponse.Body.AsyncIterator
-            let maxBodySize: Int?
-            let url: URL
-
-            mutating func next() async throws -> Data? {
-                do {
-                    return try await base.next().map { Data(buffer: $0, byteTransferStrategy: .automatic) }
-                } catch {
-                    throw AsyncHTTPClientTransport.translateBodyError(error, maxBodySize: maxBodySize, url: url)
-                }
             }
         }
     }
