@@ -33,6 +33,9 @@ public struct LoadContext: Sendable {
     /// Whether the request may carry credentials: `false` for a page on another origin (``Resource``'s
     /// `sendsCredentials`), whose request reaches the transport with safe header fields only and no cookies.
     var sendsCredentials = true
+    /// Whether the caller reads the body as a stream (``StreamingResource``): the pipeline hands the response over at
+    /// its head, and neither the cache nor ``Deduplication`` shares it.
+    var streams = false
     /// The identity of the web service's chain and transport, for ``Deduplication``: loads share a response only when
     /// they would send the same bytes through the same transport.
     let chain: Chain

@@ -27,6 +27,8 @@ public struct Response: Sendable {
     /// The request this response answers as the transport got it, credentials included: what a description must not
     /// show of it.
     var request: URLRequest?
+    /// The body still to be read, for a load that streams it (``LoadContext``'s `streams`); ``body`` is empty.
+    var stream: ResponseBody?
 
     /// How the header fields are kept: as the `HTTPURLResponse` a transport made, which is then reused, or as a list.
     private enum Fields: Sendable {

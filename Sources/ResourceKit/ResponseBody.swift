@@ -61,6 +61,24 @@ public struct ResponseBody: Sendable {
         #endif
     }
 
+    /// The one reader of the body's chunks, for a stream; a body that arrived whole is one chunk.
+    func reader() -> ChunkReader {
+        switch storage {
+        case .whole(let data):
+            var taken = false
+            return ChunkReader {
+                defer { taken = true }
+                return taken ? nil : .data(data)
+            }
+        case .chunks(let makeReader):
+            return makeReader()
+        #if canImport(FoundationNetworking)
+            case .channel(let hold):
+                return ChunkReader { try await hold.channel.next().map(Chunk.data) }
+        #endif
+        }
+    }
+
     /// Reads the whole body into `arriving`, and returns it; on a failure, `arriving` is abandoned (a download's file
     /// removed) and the error thrown.
     func read(into arriving: ArrivingBody) async throws -> ArrivingBody {

@@ -98,14 +98,27 @@ public struct Webservice: Sendable {
     /// ```
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
+        let (request, response) = try await exchange(resource, streams: false)
+        do {
+            return try resource.value(from: response)
+        } catch {
+            throw error.failing(response.request ?? request)
+        }
+    }
+
+    /// Sends `resource`'s request through the pipeline and returns it with the response: whole, a download's file in
+    /// its place; or, for a load that `streams`, at its head, with its body still to be read.
+    func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
         let request = try request(for: resource)
         var context = LoadContext(chain: chain)
         context.name = resource.name
-        context.maxBodySize = resource.maxBodySize
         context.observer = observer
-        context.transfer = Transfer(of: resource)
         context.sendsCredentials = resource.sendsCredentials
+        context.transfer = Transfer(of: resource)
+        // A stream's limit is on each element, which its reader checks: not on the body.
+        context.maxBodySize = streams ? nil : resource.maxBodySize
+        context.streams = streams
         let response: Response
         do {
             if let timeout = resource.timeout {
@@ -124,11 +137,7 @@ public struct Webservice: Sendable {
         } catch {
             throw Sending.reported(error, of: request)
         }
-        do {
-            return try resource.value(from: response)
-        } catch {
-            throw error.failing(response.request ?? request)
-        }
+        return (request, response)
     }
 
     /// The request for `resource` as the transport sends it: with the header fields the transport adds, such as
@@ -137,7 +146,7 @@ public struct Webservice: Sendable {
     /// It throws, before anything is sent, for a header field HTTP forbids, and for a request without credentials
     /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
     /// cookies on Linux (``URLSessionTransport``).
-    private func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
+    func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
         let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
         do {
             try validateHeaderFields(resource.headers)

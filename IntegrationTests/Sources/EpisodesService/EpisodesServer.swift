@@ -103,6 +103,7 @@ public enum EpisodesServer {
         router.addEpisodeRoutes(store: EpisodeStore())
         router.addAccountRoutes()
         router.addEchoRoutes()
+        router.addStreamRoutes()
         configure(router)
         return router
     }

@@ -28,8 +28,8 @@ public struct Deduplication: Middleware {
     /// Joins the identical request in flight along the same pipeline, or sends `request` for every caller that joins
     /// it before it ends.
     public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        // A download or a caller's progress belongs to one load; it is never shared.
-        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil,
+        // A download, a caller's progress or a stream belongs to one load; it is never shared.
+        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil, !context.streams,
             let key = Key(request, context: context)
         else {
             return try await next(request, context)

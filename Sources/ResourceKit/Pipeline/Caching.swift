@@ -7,13 +7,13 @@ import Foundation
 /// The pipeline's cache: answers with a fresh stored response, asks the server to confirm a stale one, and keeps what
 /// the server allows; see <doc:Caching>.
 ///
-/// It sits after the middleware, so the credentials they add are part of the key. A download's body is on disk, not
-/// in memory: the cache neither answers nor keeps it.
+/// It sits after the middleware, so the credentials they add are part of the key. A download's body is on disk, and a
+/// stream's is read by its caller: the cache neither answers nor keeps them.
 struct Caching: Middleware {
     let cache: ResponseCache
 
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        guard context.transfer?.destination == nil else { return try await next(request, context) }
+        guard context.transfer?.destination == nil, !context.streams else { return try await next(request, context) }
         var sent = request
         var stale: ResponseCache.StoredResponse?
         switch await cache.lookup(request) {

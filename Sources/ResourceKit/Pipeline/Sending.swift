@@ -17,7 +17,11 @@ struct Sending: Sendable {
         do {
             let body: ResponseBody
             (response, body) = try await transport.send(request, context: context)
-            response.body = try await Self.read(body, of: response, context: context)
+            if context.streams {
+                response.stream = body
+            } else {
+                response.body = try await Self.read(body, of: response, context: context)
+            }
         } catch {
             throw Self.reported(error, of: request, attempts: context.attempt)
         }

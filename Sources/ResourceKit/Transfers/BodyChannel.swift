@@ -8,10 +8,20 @@
     /// thread, before the writer takes the next: into its buffer or its file, with no hop to another thread and no
     /// chunk held in between. Chunks written before then wait here. When the body passes its limit, its file can't be
     /// written, or the reader is cancelled, ``stop`` ends the transfer.
+    ///
+    /// A stream reads it a chunk at a time instead (``next()``): chunks wait here until it asks, and once more than its
+    /// `bound` bytes wait, the writer's thread waits for the reader to take half of them. That thread must be one no
+    /// other load needs: curl's, for a session of the stream's own.
     final class BodyChannel: Sendable {
         private struct State {
-            /// Chunks written before the reader came.
+            /// Chunks written before the reader came, or, for a stream, not taken yet.
             var early: [Data] = []
+            /// The bytes in ``early``.
+            var waiting = 0
+            /// Whether the writer waits for ``room``.
+            var writerWaits = false
+            /// The stream waiting for the next chunk.
+            var taker: CheckedContinuation<Data?, any Error>?
             /// The reader's body, from when it came until the end.
             var body: ArrivingBody?
             /// How the body ended: written whole, or failed.
@@ -23,18 +33,33 @@
         private let state = Mutex(State())
         /// Stops the transfer, on any thread.
         private let stop: @Sendable () -> Void
+        /// For a stream, the bytes that may wait before the writer waits for the reader.
+        private let bound: Int?
+        /// Signalled when a waiting writer may go on.
+        private let room = DispatchSemaphore(value: 0)
 
-        init(stop: @escaping @Sendable () -> Void) {
+        init(bound: Int? = nil, stop: @escaping @Sendable () -> Void) {
+            self.bound = bound
             self.stop = stop
         }
 
         /// Takes the next chunk, on the writer's thread.
         func write(_ data: Data) {
             var failed = false
+            var waits = false
             let (due, settled) = state.withLock { state -> (DueProgress?, (() -> Void)?) in
                 guard state.end == nil else { return (nil, nil) }
+                if let taker = state.taker {
+                    state.taker = nil
+                    return (nil, { taker.resume(returning: data) })
+                }
                 guard state.body != nil else {
                     state.early.append(data)
+                    state.waiting += data.count
+                    if let bound, state.waiting > bound {
+                        state.writerWaits = true
+                        waits = true
+                    }
                     return (nil, nil)
                 }
                 do {
@@ -48,14 +73,50 @@
             due?.report()
             if failed { stop() }
             settled?()
+            if waits { room.wait() }
+        }
+
+        /// The next chunk, for a stream, or `nil` after the last; cancelling the calling task stops the transfer.
+        func next() async throws -> Data? {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { taker in
+                    var resumes = false
+                    let take = state.withLock { state -> () -> Void in
+                        if !state.early.isEmpty {
+                            let chunk = state.early.removeFirst()
+                            state.waiting -= chunk.count
+                            if state.writerWaits, state.waiting <= (bound ?? 0) / 2 {
+                                state.writerWaits = false
+                                resumes = true
+                            }
+                            return { taker.resume(returning: chunk) }
+                        }
+                        switch state.end {
+                        case .success: return { taker.resume(returning: nil) }
+                        case .failure(let error): return { taker.resume(throwing: error) }
+                        case nil:
+                            state.taker = taker
+                            return {}
+                        }
+                    }
+                    if resumes { room.signal() }
+                    take()
+                }
+            } onCancel: {
+                cancel(CancellationError())
+            }
         }
 
         /// Ends the body: whole when `error` is `nil`.
         func finish(_ error: (any Error)? = nil) {
+            var wakes = false
             let settled = state.withLock { state -> (() -> Void)? in
                 if state.end == nil { state.end = error.map { .failure($0) } ?? .success(()) }
+                wakes = state.writerWaits
+                state.writerWaits = false
                 return Self.settle(&state)
             }
+            if wakes { room.signal() }
             settled?()
         }
 
@@ -118,6 +179,13 @@
         /// When the body ended and its reader waits, takes both out of `state` and returns what hands the reader the
         /// end, to run outside the lock.
         private static func settle(_ state: inout State) -> (() -> Void)? {
+            if let end = state.end, let taker = state.taker {
+                state.taker = nil
+                switch end {
+                case .success: return { taker.resume(returning: nil) }
+                case .failure(let error): return { taker.resume(throwing: error) }
+                }
+            }
             guard let end = state.end, let reader = state.reader, var body = state.body else { return nil }
             state.reader = nil
             state.body = nil

@@ -19,9 +19,12 @@ import Foundation
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Header names, lowercased, that may reach another origin besides the built-in safe ones.
     let extraSafeHeaders: Set<String>
+    /// For a session of one stream's, the bytes of its body that may wait for the reader before curl's thread does.
+    let streamBound: Int?
 
-    init(extraSafeHeaders: Set<String>) {
+    init(extraSafeHeaders: Set<String>, streamBound: Int? = nil) {
         self.extraSafeHeaders = extraSafeHeaders
+        self.streamBound = streamBound
     }
 
     func urlSession(
@@ -186,7 +189,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             in load: inout Load,
             early: [Data] = []
         ) -> () -> Void {
-            let channel = BodyChannel { [tasks] in tasks.async { task.cancel() } }
+            let channel = BodyChannel(bound: streamBound) { [tasks] in tasks.async { task.cancel() } }
             for chunk in early { channel.write(chunk) }
             load.channel = channel
             let (continuation, due) = (load.continuation, load.sent.end())

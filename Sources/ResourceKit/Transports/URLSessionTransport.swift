@@ -114,14 +114,42 @@ public final class URLSessionTransport: Transport {
         try request.requireHTTP()
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
-                return try await delegate.send(
-                    request, in: session, maxBodySize: context.maxBodySize, transfer: context.transfer)
+                guard context.streams else {
+                    return try await delegate.send(
+                        request, in: session, maxBodySize: context.maxBodySize, transfer: context.transfer)
+                }
+                return try await stream(request, context: context, delegate: delegate)
             }
         #endif
         return try await sendWhole(request, context: context) { request in
             try await send(request, limit: context.maxBodySize)
         }
     }
+
+    #if canImport(FoundationNetworking)
+        /// Sends a stream's request in a session of its own, whose curl thread waits while the stream's reader is
+        /// behind (``BodyChannel``), so a slow reader holds the server back and no other load waits with it.
+        private func stream(
+            _ request: URLRequest,
+            context: LoadContext,
+            delegate: SessionDelegate
+        ) async throws -> (Response, ResponseBody) {
+            let own = URLSession(
+                configuration: session.configuration,
+                delegate: SessionDelegate(extraSafeHeaders: delegate.extraSafeHeaders, streamBound: 1 << 20),
+                delegateQueue: InlineQueue()
+            )
+            guard let streaming = own.delegate as? SessionDelegate else { throw URLError(.unknown) }
+            do {
+                let answer = try await streaming.send(request, in: own, transfer: context.transfer)
+                own.finishTasksAndInvalidate()  // once its task ends
+                return answer
+            } catch {
+                own.invalidateAndCancel()
+                throw error
+            }
+        }
+    #endif
 
     /// Sends `request` through the session with a per-task delegate that enforces `limit`.
     private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {

@@ -1,0 +1,126 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+import Testing
+
+/// Streams against the Episodes server's streaming routes, with each transport side by side.
+@Suite(.timeLimit(.minutes(1))) struct StreamingTests {
+    private struct Tick: Decodable, Equatable, Sendable {
+        var n: Int
+    }
+
+    private static func ticks(_ url: URL) -> StreamingResource<Tick> {
+        StreamingResource(Resource<Data>(url: url), serverSentEvents: { event in
+            try JSONDecoder().decode(Tick.self, from: Data(event.data.utf8))
+        })
+    }
+
+    private static func lines(_ url: URL) -> StreamingResource<Tick> {
+        StreamingResource(Resource<Data>(url: url), jsonLines: JSONDecoder())
+    }
+
+    @Test(arguments: TransportKind.allCases) func serverSentEventsArriveParsed(kind: TransportKind) async throws {
+        try await withServer { base in
+            let events = StreamingResource(Resource<Data>(url: base / "streams/events?count=5"), serverSentEvents: { $0 })
+            var received: [ServerSentEvent] = []
+            for try await event in try await kind.webservice().load(events) { received.append(event) }
+            #expect(received.map(\.data) == (1...5).map { #"{"n":\#($0)}"# })
+            #expect(received.map(\.id) == (1...5).map { "\($0)" })
+            #expect(received.allSatisfy { $0.type == "tick" })
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func theFirstEventArrivesWhileTheServerHoldsTheStreamAndCancellingClosesIt(kind: TransportKind) async throws {
+        try await withServer { base in
+            let webservice = kind.webservice()
+            let loop = Task {
+                var first: Tick?
+                for try await tick in try await webservice.load(Self.ticks(base / "streams/events?count=1&hold=1")) {
+                    first = tick
+                    break
+                }
+                return first
+            }
+            #expect(try await loop.value == Tick(n: 1))
+            let cancelled = Task {
+                for try await _ in try await webservice.load(Self.ticks(base / "streams/events?count=1&hold=1")) {}
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let start = ContinuousClock.now
+            cancelled.cancel()
+            _ = await cancelled.result
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func jsonLinesArriveInOrder(kind: TransportKind) async throws {
+        try await withServer { base in
+            var count = 0
+            for try await tick in try await kind.webservice().load(Self.lines(base / "streams/lines?count=20000")) {
+                count += 1
+                #expect(tick.n == count)
+            }
+            #expect(count == 20000)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func aStreamCutShortThrowsAfterItsElements(kind: TransportKind) async throws {
+        try await withServer { base in
+            var received = 0
+            let error = await #expect(throws: (any Error).self) {
+                for try await _ in try await kind.webservice().load(Self.lines(base / "streams/lines?count=100&cut=10&ms=1")) {
+                    received += 1
+                }
+            }
+            #expect(received == 10)
+            #expect(error is WebserviceError, "\(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func anElementPastTheLimitThrows(kind: TransportKind) async throws {
+        try await withServer { base in
+            var request = Resource<Data>(url: base / "streams/lines?count=3&pad=70000")
+            request.maxBodySize = 65_536
+            let stream = StreamingResource<Tick>(request, jsonLines: JSONDecoder())
+            let error = try await #require(throws: WebserviceError.self) {
+                for try await _ in try await kind.webservice().load(stream) {}
+            }
+            #expect(error.bodyTooLarge == 65_536, "\(error)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func anUnacceptableStatusThrowsBeforeAnyElement(kind: TransportKind) async throws {
+        try await withServer { base in
+            let error = try await #require(throws: WebserviceError.self) {
+                _ = try await kind.webservice().load(Self.lines(base / "streams/none"))
+            }
+            #expect(error.statusCode == 404)
+        }
+    }
+}
+
+extension MemoryHungryTests {
+    /// A loop that stops reading holds the server back: the process doesn't gather what the server would send.
+    @Suite(.timeLimit(.minutes(1))) struct SlowStreamTests {
+        @Test(arguments: TransportKind.allCases)
+        func aSlowLoopHoldsTheServerBackInsteadOfGatheringItsBytes(kind: TransportKind) async throws {
+            try await withServer { base in
+                // Five gigabytes of lines, which loopback could deliver in seconds.
+                let url = base / "streams/lines?count=5000000&pad=1000"
+                let stream = StreamingResource<Line>(Resource<Data>(url: url), jsonLines: JSONDecoder())
+                var iterator = try await kind.webservice().load(stream).makeAsyncIterator()
+                #expect(try await iterator.next()?.n == 1)
+                let before = try #require(processMemory("VmRSS"))
+                try await Task.sleep(for: .seconds(2))
+                let after = try #require(processMemory("VmRSS"))
+                #expect(after - before < 64 * 1_048_576, "grew \((after - before) / 1_048_576) MB")
+                #expect(try await iterator.next()?.n == 2)
+            }
+        }
+
+        private struct Line: Decodable, Sendable {
+            var n: Int
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import ResourceKit
+import ResourceKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Loading a stream through a web service: the head through the pipeline, then the elements as their bytes arrive.
+struct StreamLoadingTests {
+    private static let url = URL(string: "https://api.example.com/stream")!
+    private static let lines = StreamingResource<Int>(Resource<Data>(url: url), jsonLines: JSONDecoder())
+
+    /// A transport whose body the test writes while the loop reads it.
+    private struct Live: Transport {
+        let chunks: AsyncThrowingStream<Data, any Error>
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            (Response(statusCode: 200, headers: [:], body: Data(), url: request.url), ResponseBody(chunks))
+        }
+    }
+
+    @Test func eachElementArrivesAsSoonAsItsBytesDo() async throws {
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        let elements = try await Webservice(transport: Live(chunks: chunks)).load(Self.lines)
+        var iterator = elements.makeAsyncIterator()
+        writer.yield(Data("1\n2".utf8))
+        #expect(try await iterator.next() == 1)
+        writer.yield(Data("\n".utf8))
+        #expect(try await iterator.next() == 2)
+        writer.finish()
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func theBodyIsReadNoFurtherThanTheLoopAsks() async throws {
+        let taken = Counter()
+        let chunks = (1...100).map { Data("\($0)\n".utf8) }
+        let webservice = Webservice(transport: ChunkedTransport(chunks: chunks, taken: taken))
+        for try await element in try await webservice.load(Self.lines) where element == 3 { break }
+        #expect(taken.count == 3)
+    }
+
+    @Test func anUnacceptableStatusThrowsWithTheBodyAndTheAPIError() async throws {
+        struct APIError: Error, Decodable { var reason: String }
+        let request = Resource<Data>(url: Self.url).decodingAPIErrors(as: APIError.self)
+        let stream = StreamingResource<Int>(request, jsonLines: JSONDecoder())
+        let transport = ChunkedTransport(chunks: [Data(#"{"reason":"#.utf8), Data(#""busy"}"#.utf8)], status: 503)
+        let error = try await #require(throws: WebserviceError.self) {
+            _ = try await Webservice(transport: transport).load(stream)
+        }
+        let (apiError, response) = try requireCase(\.apiError, of: error)
+        #expect((apiError as? APIError)?.reason == "busy")
+        #expect(response.statusCode == 503)
+        #expect(response.body == Data(#"{"reason":"busy"}"#.utf8))
+        #expect(error.url == Self.url)
+    }
+
+    @Test func aBadElementEndsTheLoopSayingWhichOneItIs() async throws {
+        let transport = ChunkedTransport(chunks: [Data("1\n2\nthree\n4\n".utf8)])
+        var seen: [Int] = []
+        let error = try await #require(throws: WebserviceError.self) {
+            for try await element in try await Webservice(transport: transport).load(Self.lines) { seen.append(element) }
+        }
+        #expect(seen == [1, 2])
+        let (failure, response) = try requireCase(\.parsing, of: error)
+        #expect((failure as? ElementFailure)?.index == 2)
+        #expect(response.statusCode == 200)
+    }
+
+    @Test func aSecondLoopOverTheSameElementsThrows() async throws {
+        let elements = try await Webservice(transport: ChunkedTransport(chunks: [Data("1\n".utf8)])).load(Self.lines)
+        for try await _ in elements {}
+        await #expect(throws: WebserviceError.self) {
+            for try await _ in elements {}
+        }
+    }
+
+    @Test func cancellingTheLoopEndsItPromptly() async throws {
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        let elements = try await Webservice(transport: Live(chunks: chunks)).load(Self.lines)
+        writer.yield(Data("1\n".utf8))
+        let loop = Task {
+            var count = 0
+            for try await _ in elements { count += 1 }
+            return count
+        }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        loop.cancel()
+        await #expect(throws: CancellationError.self) { try await loop.value }
+        writer.finish()
+    }
+
+    @Test func neitherTheCacheNorDeduplicationSharesAStream() async throws {
+        let transport = StubTransport.answering(
+            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("1\n2\n".utf8)))
+        let webservice = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1 << 20), middleware: [Deduplication()])
+        for _ in 0..<2 {
+            var elements: [Int] = []
+            for try await element in try await webservice.load(Self.lines) { elements.append(element) }
+            #expect(elements == [1, 2])
+        }
+        #expect(await transport.requests.count == 2)
+    }
+
+    @Test func theMiddlewareRetriesBeforeTheFirstElement() async throws {
+        let attempts = Counter()
+        let transport = StubTransport.answering(
+            .computed { _ in
+                attempts.increment()
+                return attempts.count == 1 ? .status(503, body: Data()) : .status(200, body: Data("7\n".utf8))
+            })
+        let webservice = Webservice(transport: transport, middleware: [RetryPolicy(baseDelay: 0.001)])
+        var elements: [Int] = []
+        for try await element in try await webservice.load(Self.lines) { elements.append(element) }
+        #expect(elements == [7])
+        #expect(attempts.count == 2)
+    }
+}
