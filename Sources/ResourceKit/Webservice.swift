@@ -106,18 +106,24 @@ public struct Webservice: Sendable {
         }
     }
 
+    /// The most bytes of a stream's body a transport that can't stream it reads whole.
+    static let streamedBodyLimit = 64 << 20
+
     /// Sends `resource`'s request through the pipeline and returns it with the response: whole, a download's file in
     /// its place; or, for a load that `streams`, at its head, with its body still to be read.
     func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
-        let request = try request(for: resource)
+        var request = try request(for: resource)
+        // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
+        if streams, resource.timeout != nil { request.timeoutInterval = URLRequest(url: resource.url).timeoutInterval }
         var context = LoadContext(chain: chain)
         context.name = resource.name
         context.observer = observer
         context.sendsCredentials = resource.sendsCredentials
         context.transfer = Transfer(of: resource)
-        // A stream's limit is on each element, which its reader checks: not on the body.
-        context.maxBodySize = streams ? nil : resource.maxBodySize
+        // A stream's limit is on each element, which its reader checks; a transport that reads bodies whole reads at
+        // most `streamedBodyLimit` of a stream's.
+        context.maxBodySize = streams ? Self.streamedBodyLimit : resource.maxBodySize
         context.streams = streams
         let response: Response
         do {

@@ -38,7 +38,8 @@ struct StreamFramingTests {
     ) async throws {
         #expect(try stream.parse(Data(body.utf8)) == expected, sourceLocation: sourceLocation)
         for size in [1, 2, 3, 5, 7] {
-            #expect(try await elements(of: body, in: size, stream) == expected, "\(size)", sourceLocation: sourceLocation)
+            #expect(
+                try await elements(of: body, in: size, stream) == expected, "\(size)", sourceLocation: sourceLocation)
         }
     }
 
@@ -113,7 +114,8 @@ struct StreamFramingTests {
 
     @Test func jsonLinesSkipBlankLinesAndTakeALastLineWithoutItsEnd() async throws {
         try await Self.expectSameElements(
-            "{\"n\":1}\r\n\n  \n{\"n\":2}\n{\"n\":3}", StreamingResource<Line>(Resource<Data>(url: Self.url), jsonLines: JSONDecoder()),
+            "{\"n\":1}\r\n\n  \n{\"n\":2}\n{\"n\":3}",
+            StreamingResource<Line>(Resource<Data>(url: Self.url), jsonLines: JSONDecoder()),
             [Line(n: 1), Line(n: 2), Line(n: 3)])
     }
 
@@ -155,7 +157,8 @@ struct StreamFramingTests {
     // MARK: - Chunks
 
     @Test func chunksArriveAsTheTransportHandsThemOver() async throws {
-        let chunks = try await Self.elements(of: "abcdefg", in: 3, StreamingResource(chunksOf: Resource<Data>(url: Self.url)))
+        let chunks = try await Self.elements(
+            of: "abcdefg", in: 3, StreamingResource(chunksOf: Resource<Data>(url: Self.url)))
         #expect(chunks.map { String(decoding: $0, as: UTF8.self) } == ["abc", "def", "g"])
     }
 }

@@ -62,7 +62,9 @@ struct StreamLoadingTests {
         let transport = ChunkedTransport(chunks: [Data("1\n2\nthree\n4\n".utf8)])
         var seen: [Int] = []
         let error = try await #require(throws: WebserviceError.self) {
-            for try await element in try await Webservice(transport: transport).load(Self.lines) { seen.append(element) }
+            for try await element in try await Webservice(transport: transport).load(Self.lines) {
+                seen.append(element)
+            }
         }
         #expect(seen == [1, 2])
         let (failure, response) = try requireCase(\.parsing, of: error)
@@ -96,7 +98,8 @@ struct StreamLoadingTests {
     @Test func neitherTheCacheNorDeduplicationSharesAStream() async throws {
         let transport = StubTransport.answering(
             .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("1\n2\n".utf8)))
-        let webservice = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1 << 20), middleware: [Deduplication()])
+        let webservice = Webservice(
+            transport: transport, cache: ResponseCache(byteLimit: 1 << 20), middleware: [Deduplication()])
         for _ in 0..<2 {
             var elements: [Int] = []
             for try await element in try await webservice.load(Self.lines) { elements.append(element) }

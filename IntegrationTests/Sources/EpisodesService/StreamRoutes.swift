@@ -6,7 +6,7 @@ extension Router {
     ///
     /// - `GET /streams/events?count=N&ms=M&hold=1`: N events `id: i`, `event: tick`, `data: {"n":i}`, M ms apart
     ///   (default 0); with `hold=1` the connection then stays open until the client goes. A `Last-Event-ID` request
-    ///   field resumes after that event; `retry=R` sends `retry: R` first; `drop=K` ends the connection after K events.
+    ///   field resumes after that event; `retry=R` sends `retry: R` first; `drop=K` breaks the connection after K events and half of the next.
     /// - `GET /streams/lines?count=N&ms=M&pad=P&cut=K`: N lines `{"n":i,"pad":"xx…"}` (P bytes of padding), M ms apart;
     ///   with `cut=K` the connection breaks after K lines, without the body's end.
     public func addStreamRoutes() {
@@ -19,10 +19,16 @@ extension Router {
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                 body: ResponseBody { writer in
-                    if let retry = request.integer("retry") { try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n")) }
+                    if let retry = request.integer("retry") {
+                        try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n"))
+                    }
                     var sent = 0
                     for n in stride(from: first, through: count, by: 1) {
-                        if let drop, sent == drop { throw CancellationError() }
+                        if let drop, sent == drop {
+                            // Half of the next event, its blank line missing, then the connection breaks.
+                            try await writer.write(ByteBuffer(string: "id: \(n)\nevent: tick\ndata: {\"n\":\(n)}\n"))
+                            throw CancellationError()
+                        }
                         try await writer.write(ByteBuffer(string: "id: \(n)\nevent: tick\ndata: {\"n\":\(n)}\n\n"))
                         sent += 1
                         if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }

@@ -10,9 +10,11 @@ import Testing
     }
 
     private static func ticks(_ url: URL) -> StreamingResource<Tick> {
-        StreamingResource(Resource<Data>(url: url), serverSentEvents: { event in
-            try JSONDecoder().decode(Tick.self, from: Data(event.data.utf8))
-        })
+        StreamingResource(
+            Resource<Data>(url: url),
+            serverSentEvents: { event in
+                try JSONDecoder().decode(Tick.self, from: Data(event.data.utf8))
+            })
     }
 
     private static func lines(_ url: URL) -> StreamingResource<Tick> {
@@ -21,7 +23,8 @@ import Testing
 
     @Test(arguments: TransportKind.allCases) func serverSentEventsArriveParsed(kind: TransportKind) async throws {
         try await withServer { base in
-            let events = StreamingResource(Resource<Data>(url: base / "streams/events?count=5"), serverSentEvents: { $0 })
+            let events = StreamingResource(
+                Resource<Data>(url: base / "streams/events?count=5"), serverSentEvents: { $0 })
             var received: [ServerSentEvent] = []
             for try await event in try await kind.webservice().load(events) { received.append(event) }
             #expect(received.map(\.data) == (1...5).map { #"{"n":\#($0)}"# })
@@ -65,16 +68,39 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases) func aStreamCutShortThrowsAfterItsElements(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aStreamCutShortThrowsAfterItsElements(kind: TransportKind)
+        async throws
+    {
         try await withServer { base in
             var received = 0
             let error = await #expect(throws: (any Error).self) {
-                for try await _ in try await kind.webservice().load(Self.lines(base / "streams/lines?count=100&cut=10&ms=1")) {
+                for try await _ in try await kind.webservice().load(
+                    Self.lines(base / "streams/lines?count=100&cut=10&ms=1"))
+                {
                     received += 1
                 }
             }
             #expect(received == 10)
             #expect(error is WebserviceError, "\(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aBrokenEventStreamConnectsAgainAndDeliversEachEventOnce(kind: TransportKind) async throws {
+        try await withServer { base in
+            var stream = Self.ticks(base / "streams/events?count=7&drop=2&retry=50")
+            stream.maxReconnections = 3
+            var received: [Int] = []
+            for try await tick in try await kind.webservice().load(stream) { received.append(tick.n) }
+            #expect(received == Array(1...7))
+            // A stream that breaks before each first event: the reconnections in a row are bounded.
+            var broken = Self.ticks(base / "streams/events?count=3&drop=0&retry=10")
+            broken.maxReconnections = 2
+            received = []
+            await #expect(throws: WebserviceError.self) {
+                for try await tick in try await kind.webservice().load(broken) { received.append(tick.n) }
+            }
+            #expect(received.isEmpty)
         }
     }
 
@@ -90,7 +116,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases) func anUnacceptableStatusThrowsBeforeAnyElement(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func anUnacceptableStatusThrowsBeforeAnyElement(kind: TransportKind)
+        async throws
+    {
         try await withServer { base in
             let error = try await #require(throws: WebserviceError.self) {
                 _ = try await kind.webservice().load(Self.lines(base / "streams/none"))

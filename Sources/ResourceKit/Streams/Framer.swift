@@ -39,9 +39,14 @@ struct Framer {
     /// The event being built (events).
     private var event = EventFields()
 
-    init(_ kind: Kind, limit: Int) {
+    /// A framer for a body of `kind` whose elements may have `limit` bytes; for events, `lastEventID` and `retry`
+    /// continue a stream that connected again.
+    init(_ kind: Kind, limit: Int, lastEventID: String = "", retry: Int? = nil) {
         self.kind = kind
         self.limit = limit
+        self.retry = retry
+        self.lastEventID = lastEventID
+        event.lastEventID = lastEventID
     }
 
     /// Takes the next chunk of the body.
@@ -177,6 +182,9 @@ struct Framer {
 
     /// The reconnection time the stream's last valid `retry` field set, in milliseconds (events).
     private(set) var retry: Int?
+    /// The ID of the last event the stream ended (its blank line), for `Last-Event-ID` on a reconnection (events): an
+    /// `id` of an event still arriving is not yet the last.
+    private(set) var lastEventID: String
 
     /// The next event the lines so far complete (dispatched by a blank line).
     private mutating func nextEvent(atEnd: Bool) throws -> Unit? {
@@ -216,7 +224,7 @@ struct Framer {
             if !value.contains(0) { event.lastEventID = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                retry = Int(String(decoding: value, as: UTF8.self))
+                retry = Int(String(decoding: value, as: UTF8.self)) ?? retry
             }
         default:
             break
@@ -225,6 +233,7 @@ struct Framer {
 
     /// Ends the event at a blank line: returns it, unless it has no data; either way the data and type start over.
     private mutating func dispatch() -> ServerSentEvent? {
+        lastEventID = event.lastEventID
         defer {
             event.data = []
             event.hasData = false

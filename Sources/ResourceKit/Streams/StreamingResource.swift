@@ -7,7 +7,7 @@ import Foundation
 /// A description of a streaming endpoint: the request, as a ``Resource`` describes it, and how its body divides into
 /// elements, each parsed by a synchronous function as it arrives.
 ///
-/// ``Webservice/load(_:)-(StreamingResource<Element>)`` returns the elements as an `AsyncSequence`; a test calls
+/// ``Webservice``'s `load(_:)` returns the elements as an `AsyncSequence`; a test calls
 /// ``parse(_:)`` with a recorded body. The framings and their rules are in <doc:StreamingResponses>.
 ///
 /// ```swift
@@ -24,6 +24,12 @@ public struct StreamingResource<Element>: Sendable {
     /// name, and ``Resource/timeout`` until the response's head arrives; its ``Resource/maxBodySize`` limits each
     /// element (1 MiB when it is `nil`).
     public var request: Resource<Void>
+    /// How many times in a row a stream of server-sent events requested with `GET` connects again after its
+    /// connection broke, with `Last-Event-ID`, after the server's `retry` time (3 s unless it sent one, at most 60 s);
+    /// `0`, the default, never.
+    ///
+    /// A stream the server ends is not connected again. See <doc:StreamingResponses>.
+    public var maxReconnections = 0
     /// How the body divides into elements.
     let framing: Framer.Kind
     /// Turns one element into the model.

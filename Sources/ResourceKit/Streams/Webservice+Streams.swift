@@ -22,29 +22,42 @@ extension Webservice {
     public func load<Element>(
         _ stream: StreamingResource<Element>
     ) async throws -> some AsyncSequence<Element, any Error> & Sendable {
-        let (request, head) = try await exchange(stream.request, streams: true)
+        let (request, head, body) = try await connect(stream, with: stream.request)
+        return StreamElements(stream: stream, webservice: self, body: body, head: head, request: request)
+    }
+
+    /// Sends `resource`, the request of `stream`, and returns the response's head and its body once the head is
+    /// acceptable; otherwise throws, with the body up to the limit of an element or 1 MiB.
+    fileprivate func connect<Element>(
+        _ stream: StreamingResource<Element>,
+        with resource: Resource<Void>
+    ) async throws -> (URLRequest, Response, ResponseBody) {
+        var (request, head) = try await exchange(resource, streams: true)
+        // Only the reader holds the body, so that the transfer stops once it is dropped: not the head, which errors
+        // keep.
         let body = head.stream ?? ResponseBody(head.body)
-        guard stream.request.acceptableStatusCodes.contains(head.statusCode) else {
-            // The error keeps the body up to the limit of an element; the rest is not read.
+        head.stream = nil
+        guard resource.acceptableStatusCodes.contains(head.statusCode) else {
             var response = head
+            let keeps = Swift.min(stream.elementLimit, Transfer.errorBodyLimit)
             do {
                 let reader = body.reader()
-                while response.body.count < stream.elementLimit, let chunk = try await reader.next() {
-                    chunk.withUnsafeBytes { response.body.append(contentsOf: $0.prefix(stream.elementLimit - response.body.count)) }
+                while response.body.count < keeps, let chunk = try await reader.next() {
+                    chunk.withUnsafeBytes { response.body.append(contentsOf: $0.prefix(keeps - response.body.count)) }
                 }
             } catch {
                 throw Sending.reported(error, of: request)
             }
             let error: WebserviceError
             do {
-                _ = try stream.request.value(from: response)
+                _ = try resource.value(from: response)
                 error = WebserviceError(.unacceptableStatus(response))
             } catch let caught {
                 error = caught
             }
             throw error.failing(request)
         }
-        return StreamElements(stream: stream, body: body, head: head, request: request)
+        return (request, head, body)
     }
 }
 
@@ -52,6 +65,8 @@ extension Webservice {
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct StreamElements<Element>: AsyncSequence, Sendable {
     let stream: StreamingResource<Element>
+    /// The web service that loaded it, for connecting again.
+    let webservice: Webservice
     /// The response's head, for the errors.
     let head: Response
     let request: URLRequest
@@ -67,8 +82,15 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         }
     }
 
-    init(stream: StreamingResource<Element>, body: ResponseBody, head: Response, request: URLRequest) {
+    init(
+        stream: StreamingResource<Element>,
+        webservice: Webservice,
+        body: ResponseBody,
+        head: Response,
+        request: URLRequest
+    ) {
         self.stream = stream
+        self.webservice = webservice
         self.body = Body(body)
         self.head = head
         self.request = request
@@ -91,23 +113,39 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         var count = 0
         /// Whether the body has no more chunks.
         var bodyEnded = false
+        /// The reconnections since the last element.
+        var reconnections = 0
+        /// Whether the stream may connect again: a stream of events sent with `GET`, read by its first iterator.
+        let reconnects: Bool
+        /// The head of the response being read, for the errors.
+        var head: Response
+        var request: URLRequest
 
         init(elements: StreamElements, reader: ChunkReader?) {
             self.elements = elements
             self.framer = Framer(elements.stream.framing, limit: elements.stream.elementLimit)
+            self.head = elements.head
+            self.request = elements.request
+            self.reconnects =
+                reader != nil && elements.stream.framing == .events && elements.stream.request.method == .get
             if let reader {
                 self.reader = reader
             } else {
                 self.reader = ChunkReader {
-                    throw WebserviceError(.transport(URLError(.resourceUnavailable, userInfo: [
-                        NSLocalizedDescriptionKey: "A stream's elements can be iterated once; this stream was already."
-                    ])))
+                    throw WebserviceError(
+                        .transport(
+                            URLError(
+                                .resourceUnavailable,
+                                userInfo: [
+                                    NSLocalizedDescriptionKey:
+                                        "A stream's elements can be iterated once; this stream was already."
+                                ])))
                 }
             }
         }
 
         mutating func next() async throws -> Element? {
-            guard let reader else { return nil }
+            guard reader != nil else { return nil }
             do {
                 while true {
                     if let unit = try framer.next() { return try element(unit) }
@@ -117,7 +155,14 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                         return try element(unit)
                     }
                     try Task.checkCancellation()
-                    if let chunk = try await reader.next() {
+                    let chunk: Chunk?
+                    do {
+                        chunk = try await self.reader?.next()
+                    } catch  where !(error is CancellationError) && !Task.isCancelled {
+                        guard try await reconnect() else { throw error }
+                        continue
+                    }
+                    if let chunk {
                         chunk.withUnsafeBytes { framer.append($0) }
                     } else {
                         // A sequence may end when its task is cancelled: that is no end of the body.
@@ -134,7 +179,28 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         /// The element `unit` parses to, counted.
         private mutating func element(_ unit: Framer.Unit) throws -> Element {
             defer { count += 1 }
+            reconnections = 0
             return try elements.stream.element(unit, at: count)
+        }
+
+        /// Connects a stream of events again after its connection broke, if it may: after the server's `retry` time,
+        /// with the ID of the last whole event, from which a new framer goes on; an event that was still arriving
+        /// comes again whole.
+        private mutating func reconnect() async throws -> Bool {
+            guard reconnects, reconnections < elements.stream.maxReconnections else {
+                return false
+            }
+            reconnections += 1
+            reader = nil
+            try await Task.sleep(nanoseconds: UInt64(Swift.min(framer.retry ?? 3_000, 60_000)) * 1_000_000)
+            var resource = elements.stream.request
+            if !framer.lastEventID.isEmpty { resource.headers["Last-Event-ID"] = framer.lastEventID }
+            let body: ResponseBody
+            (request, head, body) = try await elements.webservice.connect(elements.stream, with: resource)
+            reader = body.reader()
+            framer = Framer(
+                .events, limit: elements.stream.elementLimit, lastEventID: framer.lastEventID, retry: framer.retry)
+            return true
         }
 
         /// `error` as the loop gets it: a parse's or the framing's as ``WebserviceError/Reason/parsing(_:_:)`` of the
@@ -142,12 +208,12 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         private func failure(_ error: any Error) -> any Error {
             switch error {
             case is ElementFailure:
-                WebserviceError(.parsing(error, elements.head)).failing(elements.request)
+                WebserviceError(.parsing(error, head)).failing(request)
             case let framing as FramingError:
-                WebserviceError(.parsing(ElementFailure(index: count, error: framing, codingPath: []), elements.head))
-                    .failing(elements.request)
+                WebserviceError(.parsing(ElementFailure(index: count, error: framing, codingPath: []), head))
+                    .failing(request)
             default:
-                Sending.reported(error, of: elements.request)
+                Sending.reported(error, of: request)
             }
         }
     }

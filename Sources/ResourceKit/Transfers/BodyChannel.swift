@@ -16,7 +16,9 @@
         private struct State {
             /// Chunks written before the reader came, or, for a stream, not taken yet.
             var early: [Data] = []
-            /// The bytes in ``early``.
+            /// The chunks of ``early`` a stream took already.
+            var taken = 0
+            /// The bytes in ``early`` not taken yet.
             var waiting = 0
             /// Whether the writer waits for ``room``.
             var writerWaits = false
@@ -55,7 +57,7 @@
                 }
                 guard state.body != nil else {
                     state.early.append(data)
-                    state.waiting += data.count
+                    state.waiting += Self.weight(of: data)
                     if let bound, state.waiting > bound {
                         state.writerWaits = true
                         waits = true
@@ -82,9 +84,14 @@
                 try await withCheckedThrowingContinuation { taker in
                     var resumes = false
                     let take = state.withLock { state -> () -> Void in
-                        if !state.early.isEmpty {
-                            let chunk = state.early.removeFirst()
-                            state.waiting -= chunk.count
+                        if state.taken < state.early.count {
+                            let chunk = state.early[state.taken]
+                            state.taken += 1
+                            if state.taken * 2 >= state.early.count {
+                                state.early.removeFirst(state.taken)
+                                state.taken = 0
+                            }
+                            state.waiting -= Self.weight(of: chunk)
                             if state.writerWaits, state.waiting <= (bound ?? 0) / 2 {
                                 state.writerWaits = false
                                 resumes = true
@@ -105,6 +112,12 @@
             } onCancel: {
                 cancel(CancellationError())
             }
+        }
+
+        /// What a waiting chunk counts against the bound: its bytes and what keeping it costs, so that a server's
+        /// one-byte writes can't queue a million chunks.
+        private static func weight(of chunk: Data) -> Int {
+            chunk.count + 64
         }
 
         /// Ends the body: whole when `error` is `nil`.

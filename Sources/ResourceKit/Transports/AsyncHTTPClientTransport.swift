@@ -78,7 +78,8 @@
         /// Sends `request`, follows its redirects and returns the final response's head, with its body as it arrives;
         /// a file upload streams from its file.
         public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-            try await exchange(request, maxBodySize: context.maxBodySize, transfer: context.transfer)
+            try await exchange(
+                request, maxBodySize: context.streams ? nil : context.maxBodySize, transfer: context.transfer)
         }
 
         /// Sends `original`, with `transfer`'s upload and progress, and follows its redirects to the final response.

@@ -140,14 +140,9 @@ public final class URLSessionTransport: Transport {
                 delegateQueue: InlineQueue()
             )
             guard let streaming = own.delegate as? SessionDelegate else { throw URLError(.unknown) }
-            do {
-                let answer = try await streaming.send(request, in: own, transfer: context.transfer)
-                own.finishTasksAndInvalidate()  // once its task ends
-                return answer
-            } catch {
-                own.invalidateAndCancel()
-                throw error
-            }
+            // Invalidated once its task ends: `invalidateAndCancel` would wait for the work queue on this thread.
+            defer { own.finishTasksAndInvalidate() }
+            return try await streaming.send(request, in: own, transfer: context.transfer)
         }
     #endif
 
