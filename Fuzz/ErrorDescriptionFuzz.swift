@@ -15,13 +15,14 @@ func fuzzErrorDescription(_ input: inout FuzzInput) {
     }
     let body = input.rest
     let response = Response(statusCode: statusCode, headers: headers, body: body)
-    let error: WebserviceError =
+    let reason: WebserviceError.Reason =
         switch selector % 4 {
         case 0: .unacceptableStatus(response)
         case 1: .apiError(CocoaError(.coderInvalidValue), response)
         case 2: .parsing(DecodingError.corruptedBody("The body is not valid UTF-8 text."), response)
         default: .nonHTTPResponse(body: body)
         }
+    let error = WebserviceError(reason)
     let description = error.description
     var dumped = ""
     dump(error, to: &dumped)
