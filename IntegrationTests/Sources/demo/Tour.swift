@@ -35,7 +35,36 @@ struct Tour {
         await delete(renamed ?? created)
         await recoverFromOutage()
         await transferFiles()
+        await stream()
         return true
+    }
+
+    /// Reads server-sent events as the server sends them, 100 ms apart, and 10 000 JSON lines, each parsed as it
+    /// arrives.
+    private mutating func stream() async {
+        let events = Tick.events(at: baseURL, count: 5, milliseconds: 100)
+        _ = await transcript.step(label(events.request, "server-sent events")) { [webservice] in
+            let start = ContinuousClock.now
+            var arrivals: [Duration] = []
+            var ticks: [Int] = []
+            for try await tick in try await webservice.load(events) {
+                arrivals.append(ContinuousClock.now - start)
+                ticks.append(tick.n)
+            }
+            guard ticks == Array(1...5) else { throw StepFailure("expected ticks 1 to 5, got \(ticks)") }
+            let times = arrivals.map { "\(Int($0 / .milliseconds(1))) ms" }.joined(separator: ", ")
+            return ((), "5 events as they came: \(times)")
+        }
+        let lines = Tick.lines(at: baseURL, count: 10_000)
+        _ = await transcript.step(label(lines.request, "JSON Lines")) { [webservice] in
+            var count = 0
+            for try await tick in try await webservice.load(lines) {
+                count += 1
+                guard tick.n == count else { throw StepFailure("line \(count) was \(tick.n)") }
+            }
+            guard count == 10_000 else { throw StepFailure("expected 10 000 lines, got \(count)") }
+            return ((), "10 000 lines, each parsed as it arrived")
+        }
     }
 
     /// Downloads 8 MiB straight to a temporary file, then uploads that file, each with its progress: neither body is

@@ -29,7 +29,8 @@ public struct Deduplication: Middleware {
     /// it before it ends.
     public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         // A download, a caller's progress or a stream belongs to one load; it is never shared.
-        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil, !context.streams,
+        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil,
+            !context.streams,
             let key = Key(request, context: context)
         else {
             return try await next(request, context)

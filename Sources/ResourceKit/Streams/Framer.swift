@@ -134,8 +134,9 @@ struct Framer {
 
     // MARK: - Records
 
-    /// The next text of a JSON text sequence: the bytes after a record separator up to the next one, or to the end of
-    /// the body. A text must end with LF; one that doesn't was cut short (RFC 7464, section 2.1) and is an error.
+    /// The next text of a JSON text sequence.
+    ///
+    /// The bytes after a record separator up to the next one, or to the end of the body. A text must end with LF; one that doesn't was cut short (RFC 7464, section 2.1) and is an error.
     private mutating func record(atEnd: Bool) throws -> Unit? {
         while true {
             guard start < buffer.count else { return nil }
