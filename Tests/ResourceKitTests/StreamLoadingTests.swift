@@ -121,4 +121,22 @@ struct StreamLoadingTests {
         #expect(elements == [7])
         #expect(attempts.count == 2)
     }
+
+    @Test func aRecordedStreamReplaysWithoutTheServer() async throws {
+        try await withTemporaryDirectory { directory in
+            let events = StreamingResource(Resource<Data>(url: Self.url), serverSentEvents: { $0 })
+            let server = StubTransport.answering(
+                .status(
+                    200, headers: ["Content-Type": "text/event-stream"],
+                    body: Data("id: 1\ndata: a\n\ndata: b\n\n".utf8)))
+            var live: [ServerSentEvent] = []
+            let recording = Webservice(transport: RecordingTransport(server, to: directory))
+            for try await event in try await recording.load(events) { live.append(event) }
+            var replayed: [ServerSentEvent] = []
+            let replay = Webservice(transport: try ReplayTransport(from: directory))
+            for try await event in try await replay.load(events) { replayed.append(event) }
+            #expect(live == [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "1")])
+            #expect(replayed == live)
+        }
+    }
 }
