@@ -54,6 +54,17 @@ public struct ResponseBody: Sendable {
         }
     #endif
 
+    /// This body, keeping `holder` alive until its reader, or the body itself if nobody reads it, is gone.
+    func holding(_ holder: some AnyObject & Sendable) -> ResponseBody {
+        ResponseBody(reader: {
+            let reader = self.reader()
+            return ChunkReader {
+                withExtendedLifetime(holder) {}
+                return try await reader.next()
+            }
+        })
+    }
+
     /// Stops a body nobody will read, with `error`: a transport writing it on its own thread stops the transfer.
     func cancel(_ error: any Error) {
         #if canImport(FoundationNetworking)

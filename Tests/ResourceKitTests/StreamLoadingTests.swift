@@ -19,7 +19,9 @@ struct StreamLoadingTests {
         func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
 
         func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-            (Response(statusCode: 200, headers: [:], body: Data(), url: request.url), ResponseBody(chunks))
+            let head = Response(statusCode: 200, headers: [:], body: Data(), url: request.url)
+            // Only the stream's URL gets the live body; any other answers whole at once.
+            return (head, request.url?.path == "/stream" ? ResponseBody(chunks) : ResponseBody(Data("ok".utf8)))
         }
     }
 
@@ -138,5 +140,24 @@ struct StreamLoadingTests {
             #expect(live == [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "1")])
             #expect(replayed == live)
         }
+    }
+
+    @Test func aStreamHoldsItsPlaceUnderTheLimitUntilItsBodyEnds() async throws {
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        let webservice = Webservice(transport: Live(chunks: chunks), maxConcurrentLoads: 1)
+        var elements = try await webservice.load(Self.lines).makeAsyncIterator()
+        let done = Counter()
+        let other = Task {
+            let data = try await webservice.load(Resource<Data>(url: URL(string: "https://api.example.com/other")!))
+            done.increment()
+            return data
+        }
+        writer.yield(Data("1\n".utf8))
+        #expect(try await elements.next() == 1)
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(done.count == 0)
+        writer.finish()
+        #expect(try await elements.next() == nil)
+        #expect(try await other.value == Data("ok".utf8))
     }
 }

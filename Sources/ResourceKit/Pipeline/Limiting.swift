@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The pipeline's limit on loads in flight: a request waits for a place, in order, and gives it back when the
-/// exchange has really ended.
+/// exchange has really ended, a stream's when its body has.
 ///
 /// It sits after the middleware and the cache: a load waiting for a credential, or for a retry's delay, holds no
 /// place, so a credential provider's own load never waits behind the loads that wait for it.
@@ -20,7 +20,25 @@ struct Limiting: Middleware {
         } catch {
             outcome = .failure(error)
         }
+        // A stream keeps its place until its body ends or is dropped: its connection is in use until then.
+        if context.streams, case .success(var response) = outcome, let body = response.stream {
+            response.stream = body.holding(Place(limiter: limiter))
+            return response
+        }
         await limiter.leave()
         return try outcome.get()
+    }
+
+    /// A stream's place under the limit, given back when the last holder lets it go.
+    private final class Place: Sendable {
+        let limiter: LoadLimiter
+
+        init(limiter: LoadLimiter) {
+            self.limiter = limiter
+        }
+
+        deinit {
+            Task { [limiter] in await limiter.leave() }
+        }
     }
 }
