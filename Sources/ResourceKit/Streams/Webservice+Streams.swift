@@ -138,7 +138,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                                 .resourceUnavailable,
                                 userInfo: [
                                     NSLocalizedDescriptionKey:
-                                        "A stream's elements can be iterated once; this stream was already."
+                                        "A stream's elements can be iterated once, and these were already."
                                 ])))
                 }
             }
@@ -158,8 +158,10 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                     let chunk: Chunk?
                     do {
                         chunk = try await self.reader?.next()
-                    } catch  where !(error is CancellationError) && !Task.isCancelled {
-                        guard try await reconnect() else { throw error }
+                    } catch {
+                        guard !(error is CancellationError), !Task.isCancelled, try await reconnect() else {
+                            throw error
+                        }
                         continue
                     }
                     if let chunk {
