@@ -7,7 +7,7 @@ import Foundation
 /// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
 /// resource's name, the deadline, the body limit, the attempt and the observer.
 ///
-/// ``Webservice/load(_:)`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
+/// ``Webservice/load(_:)->A`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
 /// counts its attempts. See <doc:MiddlewareChain>.
 ///
 /// ```swift

@@ -7,7 +7,7 @@ import Foundation
 /// A description of one endpoint: where it is, how to ask for it, and how to turn its bytes into a model.
 ///
 /// A resource is a plain value: building it does no I/O, and its ``parse`` is a synchronous function, which a test
-/// calls with fixture bytes through ``parse(_:)``. ``Webservice/load(_:)`` is the only code that goes to the network.
+/// calls with fixture bytes through ``parse(_:)``. ``Webservice/load(_:)->A`` is the only code that goes to the network.
 /// The initializers for each format are listed in <doc:DefiningResources>.
 ///
 /// ```swift
@@ -142,7 +142,7 @@ public struct Resource<A>: Sendable {
         return mapped
     }
 
-    /// Validates a response and parses its body: everything ``Webservice/load(_:)`` does after the bytes arrive.
+    /// Validates a response and parses its body: everything ``Webservice/load(_:)->A`` does after the bytes arrive.
     ///
     /// It is synchronous, so a test checks the whole path from response to model, errors included, without a network.
     /// See <doc:ErrorHandling> for the errors it throws.

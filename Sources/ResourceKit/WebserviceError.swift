@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Why ``Webservice/load(_:)`` could not produce a model, and for which request.
+/// Why ``Webservice/load(_:)->A`` could not produce a model, and for which request.
 ///
 /// It says what failed: its ``reason`` (with the underlying error, and the ``Response`` when one arrived), the
 /// request's ``method`` and ``url`` (its credentials masked), and the ``attempts`` made. Its description is one line

@@ -18,7 +18,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         case sent
         /// A response arrived: its status code, its body's size and the seconds since it was sent.
         case received(statusCode: Int, bytes: Int, duration: TimeInterval)
-        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)`` would throw.
+        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)->A`` would throw.
         case failed(any Error, duration: TimeInterval)
         /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
         case retryScheduled(attempt: Int, delay: TimeInterval)

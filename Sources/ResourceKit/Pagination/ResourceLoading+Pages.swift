@@ -2,7 +2,7 @@ extension ResourceLoading {
     /// The pages of a resource whose responses name the next page in a `Link: <…>; rel="next"` header field
     /// (RFC 8288).
     ///
-    /// Each page is a ``load(_:)`` of `first` at the next link's URL, resolved against the response's, made when the
+    /// Each page is a ``ResourceLoading/load(_:)`` of `first` at the next link's URL, resolved against the response's, made when the
     /// stream is asked for it; the stream ends after a page without one. See <doc:LoadingPages>.
     ///
     /// ```swift
@@ -17,7 +17,7 @@ extension ResourceLoading {
     /// The pages of a resource whose pages lead to the next by a cursor in the body: `next` returns the next page's
     /// resource, or `nil` after the last page.
     ///
-    /// Each page is a ``load(_:)``; see <doc:LoadingPages>.
+    /// Each page is a ``ResourceLoading/load(_:)``; see <doc:LoadingPages>.
     ///
     /// ```swift
     /// let feed = webservice.pages(of: Feed.first) { feed in feed.nextCursor.map(Feed.page(after:)) }

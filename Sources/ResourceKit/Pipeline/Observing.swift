@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The pipeline's observer: tells the ``LoadContext/observer`` of each request handed to the transport, and of the
-/// response or failure it brought, with the errors as ``Webservice/load(_:)`` throws them.
+/// response or failure it brought, with the errors as ``Webservice/load(_:)->A`` throws them.
 struct Observing: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let observer = context.observer else { return try await next(request, context) }

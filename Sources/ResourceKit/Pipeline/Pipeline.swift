@@ -6,7 +6,7 @@ import Foundation
 
 /// The path of every load, in the order the request travels it; the response comes back the same way.
 ///
-/// 1. ``Webservice/load(_:)`` builds the request from the resource and makes its ``LoadContext``.
+/// 1. ``Webservice/load(_:)->A`` builds the request from the resource and makes its ``LoadContext``.
 /// 2. The timeout (`Timeout`), when the resource has one: the whole pipeline runs within it.
 /// 3. The web service's own ``Webservice/middleware``, the first one outermost.
 /// 4. A load that may not carry credentials loses those a middleware added (`Uncredentialed`); then the cache

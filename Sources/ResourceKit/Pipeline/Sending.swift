@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The body is read here, the same
 /// way for every transport: its limit enforced and a download saved as the chunks arrive, its progress reported.
-/// Errors become what ``Webservice/load(_:)`` throws, redacted once, here.
+/// Errors become what ``Webservice/load(_:)->A`` throws, redacted once, here.
 struct Sending: Sendable {
     let transport: any Transport
 
@@ -57,7 +57,7 @@ struct Sending: Sendable {
         return data
     }
 
-    /// A transport's `error` as ``Webservice/load(_:)`` reports it: ``WebserviceError/Reason/transport(_:)`` without
+    /// A transport's `error` as ``Webservice/load(_:)->A`` reports it: ``WebserviceError/Reason/transport(_:)`` without
     /// `request`'s credentials, or `CancellationError` when the task was cancelled; either ``WebserviceError`` names
     /// `request` and counts `attempts`.
     ///

@@ -20,7 +20,7 @@ struct Transfer: Sendable {
 
     /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
     ///
-    /// Inlined into ``Webservice/load(_:)``, which has `Resource<A>`'s metadata at hand already: called, this generic
+    /// Inlined into ``Webservice/load(_:)->A``, which has `Resource<A>`'s metadata at hand already: called, this generic
     /// function looks it up again, about 500 instructions a load.
     @inline(__always)
     init?<A>(of resource: Resource<A>) {
