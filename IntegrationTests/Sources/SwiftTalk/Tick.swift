@@ -3,8 +3,10 @@ import ResourceKit
 
 /// One element of the Episodes service's streams: a counter, as a server-sent event and as a JSON line.
 public struct Tick: Decodable, Sendable, Equatable {
+    /// The counter, from 1.
     public var n: Int
 
+    /// A tick with counter `n`.
     public init(n: Int) {
         self.n = n
     }
