@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Splits a streamed body into its elements as its chunks arrive, synchronously: the framing rules of
 /// <doc:StreamingResponses>, on bytes, never on `Character`s.
 ///
@@ -71,7 +79,7 @@ struct Framer {
         case .chunks:
             guard start < buffer.count else { return nil }
             defer { consume(upTo: buffer.count) }
-            return .bytes(Data(buffer[start...]))
+            return .bytes(bytes(start..<buffer.count))
         }
     }
 
@@ -81,7 +89,7 @@ struct Framer {
         switch kind {
         case .lines:
             if let unit = try next() { return unit }
-            let rest = Data(buffer[start...])
+            let rest = bytes(start..<buffer.count)
             consume(upTo: buffer.count)
             return Self.nonBlank(rest).map { .bytes($0) }
         case .records: return try record(atEnd: true)
@@ -102,29 +110,48 @@ struct Framer {
             afterCR = false
             if buffer[start] == 0x0A { consume(upTo: start + 1) }
         }
-        var index = start + searched
-        while index < buffer.count {
-            let byte = buffer[index]
-            if byte == 0x0A || (end == .any && byte == 0x0D) {
-                var last = index
-                if end == .lf, last > start, buffer[last - 1] == 0x0D { last -= 1 }
-                try checkLimit(last - start)
-                let line = Data(buffer[start..<last])
-                consume(upTo: index + 1)
-                if byte == 0x0D {
-                    if start < buffer.count {
-                        if buffer[start] == 0x0A { consume(upTo: start + 1) }
-                    } else {
-                        afterCR = true
-                    }
-                }
-                return line
-            }
-            index += 1
+        guard let index = terminator(from: start + searched, crToo: end == .any) else {
+            searched = buffer.count - start
+            try checkLimit(searched)
+            return nil
         }
-        searched = buffer.count - start
-        try checkLimit(searched)
-        return nil
+        let byte = buffer[index]
+        var last = index
+        if end == .lf, last > start, buffer[last - 1] == 0x0D { last -= 1 }
+        try checkLimit(last - start)
+        let line = bytes(start..<last)
+        consume(upTo: index + 1)
+        if byte == 0x0D {
+            if start < buffer.count {
+                if buffer[start] == 0x0A { consume(upTo: start + 1) }
+            } else {
+                afterCR = true
+            }
+        }
+        return line
+    }
+
+    /// The index of the first LF, or CR too, at or after `from`; `nil` when the buffer has none.
+    private func terminator(from: Int, crToo: Bool) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress, from < bytes.count else { return nil }
+            if !crToo {
+                return memchr(base + from, 0x0A, bytes.count - from).map {
+                    $0.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+                }
+            }
+            var index = from
+            while index < bytes.count {
+                if bytes[index] == 0x0A || bytes[index] == 0x0D { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// The buffer's bytes in `range`, copied.
+    private func bytes(_ range: Range<Int>) -> Data {
+        buffer.withUnsafeBufferPointer { Data(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// `line`, unless it holds only spaces, tabs and CRs.
