@@ -4,11 +4,12 @@
 #
 #   Benchmarks/run.sh                    # the full run, about 5 minutes
 #   Benchmarks/run.sh --quick            # a smoke test
-#   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc, memory or cache
+#   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc, memory, cache or streams
 #   Benchmarks/run.sh --rounds 9
 #   Benchmarks/run.sh --instructions     # adds callgrind's instructions per load, a few minutes more
 #
-# Set BENCH_PORT to choose the port (default: the first free one from 18080).
+# Set BENCH_PORT to choose the port (default: the first free one from 18080), and BENCH_JSONL_MIB the size of the
+# streams' JSON Lines fixture (default 256, 16 with --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,8 +66,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+jsonl_mib=${BENCH_JSONL_MIB:-256}
+for argument in "$@"; do
+    if [ "$argument" = --quick ] && [ -z "${BENCH_JSONL_MIB:-}" ]; then
+        jsonl_mib=16
+    fi
+done
 echo "Generating fixtures in $work/www…"
-"$bench" generate "$work/www"
+"$bench" generate "$work/www" --jsonl-mib "$jsonl_mib"
 
 port_is_free() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
 port=${BENCH_PORT:-}
@@ -112,6 +119,8 @@ http {
     scgi_temp_path $work/nginx/scgi;
     types {
         application/json json;
+        application/jsonl jsonl;
+        text/event-stream sse;
         application/octet-stream bin;
     }
     default_type application/octet-stream;

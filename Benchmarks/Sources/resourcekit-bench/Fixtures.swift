@@ -12,9 +12,20 @@ enum Fixtures {
     static let big5Bytes = 5_000_000
     /// The size of `big2.bin`.
     static let big2Bytes = 2 << 20
+    /// The JSON Lines fixture of `--only streams`: one `Item` a line.
+    static let jsonLinesName = "items.jsonl"
+    /// Its default size in MiB (`generate --jsonl-mib` sets another): 256, as 1 GiB took rounds of over 10 s here.
+    static let jsonLinesMiB = 256
+    /// The server-sent events fixture of `--only streams`.
+    static let eventsName = "events.sse"
+    /// The number of events in it.
+    static let eventCount = 200_000
+    /// The distinct items the streams' fixtures repeat: 4 096 lines, about 1 MB.
+    private static let streamBlockCount = 4_096
 
-    /// Writes `small.json`, `big.json`, `big5.bin`, `big2.bin` and `huge.bin` into `directory`, creating it if needed.
-    static func generate(into directory: URL) throws {
+    /// Writes `small.json`, `big.json`, `big5.bin`, `big2.bin`, `huge.bin`, `items.jsonl` (`jsonLinesMiB` MiB) and
+    /// `events.sse` into `directory`, creating it if needed.
+    static func generate(into directory: URL, jsonLinesMiB: Int = jsonLinesMiB) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -31,6 +42,68 @@ enum Fixtures {
             try data.write(to: directory.appendingPathComponent(name))
             print("\(name): \(data.count) bytes")
         }
+        try streams(into: directory, jsonLinesBytes: jsonLinesMiB << 20, using: &generator, encoder: encoder)
+    }
+
+    /// Writes the streams' fixtures: `items.jsonl`, whole lines up to `jsonLinesBytes`, and `events.sse`.
+    ///
+    /// Both repeat a block of distinct items, which decodes at the same speed as ever new ones and writes a GiB in
+    /// seconds; each event's `n` and `id` count up.
+    private static func streams(
+        into directory: URL,
+        jsonLinesBytes: Int,
+        using generator: inout SplitMix64,
+        encoder: JSONEncoder
+    ) throws {
+        let block = try items(count: streamBlockCount, using: &generator).map { try encoder.encode($0) }
+        var lines = Data()
+        for item in block {
+            lines.append(item)
+            lines.append(0x0A)
+        }
+        var written = 0
+        var count = 0
+        try write(directory.appendingPathComponent(jsonLinesName)) { file in
+            while written + lines.count <= jsonLinesBytes {
+                try file.write(contentsOf: lines)
+                written += lines.count
+                count += block.count
+            }
+            for item in block where written + item.count + 1 <= jsonLinesBytes {
+                try file.write(contentsOf: item + [0x0A])
+                written += item.count + 1
+                count += 1
+            }
+        }
+        print("\(jsonLinesName): \(written) bytes, \(count) lines")
+
+        written = 0
+        try write(directory.appendingPathComponent(eventsName)) { file in
+            var chunk = Data()
+            for index in 0..<eventCount {
+                let number = index + 1
+                // `{"n":N,` and the rest of an item's JSON: 200 to 300 bytes of data.
+                chunk.append(contentsOf: "id: \(number)\nevent: tick\ndata: {\"n\":\(number),".utf8)
+                chunk.append(block[index % block.count].dropFirst())
+                chunk.append(contentsOf: "\n\n".utf8)
+                if chunk.count >= 1 << 20 || number == eventCount {
+                    try file.write(contentsOf: chunk)
+                    written += chunk.count
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        print("\(eventsName): \(written) bytes, \(eventCount) events")
+    }
+
+    /// Creates the file at `url` and gives `body` its handle.
+    private static func write(_ url: URL, _ body: (FileHandle) throws -> Void) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw BenchError("can't create \(url.path)")
+        }
+        let file = try FileHandle(forWritingTo: url)
+        defer { try? file.close() }
+        try body(file)
     }
 
     private static let words = [

@@ -40,8 +40,19 @@ struct ResourceKitBench {
         do {
             switch arguments.first {
             case "generate":
-                guard arguments.count == 2 else { throw BenchError(Options.usage) }
-                try Fixtures.generate(into: URL(fileURLWithPath: arguments[1], isDirectory: true))
+                var megabytes = Fixtures.jsonLinesMiB
+                if arguments.count == 4, arguments[2] == "--jsonl-mib", let value = Int(arguments[3]), value > 0 {
+                    megabytes = value
+                } else if arguments.count != 2 {
+                    throw BenchError(Options.usage)
+                }
+                try Fixtures.generate(
+                    into: URL(fileURLWithPath: arguments[1], isDirectory: true), jsonLinesMiB: megabytes)
+            case "stream-memory":
+                guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+                    throw BenchError("ResourceKit's streams need macOS 15")
+                }
+                try await StreamShapes.memoryChild(arguments: Array(arguments.dropFirst()))
             case "memory":
                 try await MemoryChild.run(arguments: Array(arguments.dropFirst()))
             case "instructions":

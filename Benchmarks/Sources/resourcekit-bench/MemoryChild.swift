@@ -72,7 +72,7 @@ enum MemoryChild {
     }
 
     /// A field of /proc/self/status, such as `VmRSS`, in bytes.
-    private static func status(_ name: String) throws -> Int {
+    static func status(_ name: String) throws -> Int {
         let text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
             let parts = line.split(whereSeparator: \.isWhitespace)
@@ -82,7 +82,7 @@ enum MemoryChild {
     }
 
     /// Resets the peak resident set size (VmHWM) to the current one.
-    private static func resetPeak() throws {
+    static func resetPeak() throws {
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
             throw BenchError("can't open /proc/self/clear_refs: this measurement needs Linux")
         }
@@ -91,7 +91,7 @@ enum MemoryChild {
     }
 
     /// Returns the heap's free memory to the system, so the baseline doesn't count memory the load could reuse.
-    private static func trimHeap() {
+    static func trimHeap() {
         #if canImport(Glibc)
             // glibc's malloc_trim, looked up at run time: the Glibc module doesn't import <malloc.h>.
             typealias MallocTrim = @convention(c) (Int) -> Int32

@@ -16,6 +16,8 @@ enum Section: String, CaseIterable, Sendable {
     case ahc
     case memory
     case cache
+    /// Typed streams: JSON Lines and server-sent events through `Webservice.load(StreamingResource)`.
+    case streams
     /// Instructions per load under callgrind: only with `--instructions`, as it takes minutes.
     case instructions
     /// The sweep of connection limits behind ResourceKit's defaults: only with `--only settings`.
@@ -50,15 +52,18 @@ struct Options: Sendable {
     var stubLoads = 2_000
     /// Fresh child processes per memory variant; the table shows their median.
     var memoryRepeats = 3
+    /// Requests per round for the time to a stream's first event.
+    var firstEvents = 40
     /// Seconds for each `wrk` run.
     var wrkSeconds = 5
 
     static let usage = """
         usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--instructions]
-                                 [--only parse|urlsession|ahc|memory|cache|instructions|settings]
-               resourcekit-bench generate DIR
+                                 [--only parse|urlsession|ahc|memory|cache|streams|instructions|settings]
+               resourcekit-bench generate DIR [--jsonl-mib N]
 
-        BASE_URL serves small.json, big.json, big5.bin, big2.bin and huge.bin (as made by `generate`), e.g. nginx on
+        BASE_URL serves small.json, big.json, big5.bin, big2.bin, huge.bin, items.jsonl and events.sse (as made by
+        `generate`; items.jsonl has 256 MiB of JSON Lines unless --jsonl-mib says otherwise), e.g. nginx on
         loopback started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
         `--only cache` needs no server: any BASE_URL will do. --instructions adds callgrind's instructions per load
         (needs valgrind; a few minutes). `--only settings` sweeps the connection limits behind the library's defaults.
@@ -119,6 +124,7 @@ struct Options: Sendable {
             parses = 2
             stubLoads = 300
             memoryRepeats = 1
+            firstEvents = 10
             wrkSeconds = 2
         }
         if let rounds { self.rounds = rounds }
