@@ -27,8 +27,11 @@ let package = Package(
         ),
         // The parser of mattt/EventSource 1.1.1, the baseline of the server-sent events rows: its release doesn't
         // build on Linux (it calls `URLSession.bytes`, which FoundationNetworking lacks), so the benchmarks carry its
-        // parser, with the connection left out; see Sources/EventSource/EventSource.swift.
-        .target(name: "EventSource", exclude: ["LICENSE"], swiftSettings: [.treatAllWarnings(as: .error)]),
+        // parser, with the connection left out, as published (so outside the formatted sources); see
+        // Vendor/EventSource/EventSource.swift.
+        .target(
+            name: "EventSource", path: "Vendor/EventSource", exclude: ["LICENSE"],
+            swiftSettings: [.treatAllWarnings(as: .error)]),
     ],
     swiftLanguageModes: [.v6]
 )
