@@ -7,9 +7,25 @@ extension Router {
     /// - `GET /streams/events?count=N&ms=M&hold=1`: N events `id: i`, `event: tick`, `data: {"n":i}`, M ms apart
     ///   (default 0); with `hold=1` the connection then stays open until the client goes. A `Last-Event-ID` request
     ///   field resumes after that event; `retry=R` sends `retry: R` first; `drop=K` breaks the connection after K events and half of the next.
+    /// - `GET /streams/unauthorized?kib=K`: 401 with `WWW-Authenticate: Bearer` and K KiB of body (default 2048) in
+    ///   chunks of 4 KiB.
     /// - `GET /streams/lines?count=N&ms=M&pad=P&cut=K`: N lines `{"n":i,"pad":"xx…"}` (P bytes of padding), M ms apart;
     ///   with `cut=K` the connection breaks after K lines, without the body's end.
     public func addStreamRoutes() {
+        get("/streams/unauthorized") { request, _ in
+            // A 401 with a challenge, whose body arrives in many small chunks.
+            let kilobytes = request.integer("kib") ?? 2048
+            return Response(
+                status: .unauthorized,
+                headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain"],
+                body: ResponseBody { writer in
+                    for _ in 0..<(kilobytes / 4) {
+                        try await writer.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: 4096))
+                    }
+                    try await writer.finish(nil)
+                }
+            )
+        }
         get("/streams/events") { request, _ in
             let count = request.integer("count") ?? 3
             let pause = request.integer("ms") ?? 0

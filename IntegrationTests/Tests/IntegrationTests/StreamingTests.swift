@@ -104,6 +104,21 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportKind.allCases)
+    func aChallengeWithALongBodyEndsTheStreamAt401(kind: TransportKind) async throws {
+        // Linux URLSession holds a 401 with a challenge until its body is in; past 1 MiB it hands it over, and that
+        // must not make curl's thread wait for a reader who doesn't exist yet.
+        try await withServer { base in
+            let start = ContinuousClock.now
+            let error = try await #require(throws: WebserviceError.self) {
+                _ = try await kind.webservice().load(Self.lines(base / "streams/unauthorized"))
+            }
+            #expect(error.statusCode == 401)
+            #expect(error.response?.body.count == 1_048_576)
+            #expect(ContinuousClock.now - start < .seconds(20))
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func anElementPastTheLimitThrows(kind: TransportKind) async throws {
         try await withServer { base in
             var request = Resource<Data>(url: base / "streams/lines?count=3&pad=70000")

@@ -40,9 +40,15 @@
         /// Signalled when a waiting writer may go on.
         private let room = DispatchSemaphore(value: 0)
 
-        init(bound: Int? = nil, stop: @escaping @Sendable () -> Void) {
+        /// A channel that already holds `early`, which its writer's thread never waits to hand over: the reader
+        /// doesn't exist yet.
+        init(bound: Int? = nil, early: [Data] = [], stop: @escaping @Sendable () -> Void) {
             self.bound = bound
             self.stop = stop
+            state.withLock { state in
+                state.early = early
+                state.waiting = early.reduce(0) { $0 + Self.weight(of: $1) }
+            }
         }
 
         /// Takes the next chunk, on the writer's thread.

@@ -189,8 +189,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             in load: inout Load,
             early: [Data] = []
         ) -> () -> Void {
-            let channel = BodyChannel(bound: streamBound) { [tasks] in tasks.async { task.cancel() } }
-            for chunk in early { channel.write(chunk) }
+            // Written under the loads' lock, before anyone can read: `early` must not make curl's thread wait.
+            let channel = BodyChannel(bound: streamBound, early: early) { [tasks] in tasks.async { task.cancel() } }
             load.channel = channel
             let (continuation, due) = (load.continuation, load.sent.end())
             load.continuation = nil
