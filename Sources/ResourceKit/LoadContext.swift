@@ -33,6 +33,8 @@ public struct LoadContext: Sendable {
     /// Whether the request may carry credentials: `false` for a page on another origin (``Resource``'s
     /// `sendsCredentials`), whose request reaches the transport with safe header fields only and no cookies.
     var sendsCredentials = true
+    /// How the load uses the cache: the resource's ``Resource/cachePolicy``.
+    var cachePolicy = CachePolicy.http
     /// Whether the caller reads the body as a stream (``StreamingResource``): the pipeline hands the response over at
     /// its head, and neither the cache nor ``Deduplication`` shares it.
     var streams = false

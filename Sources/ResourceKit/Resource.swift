@@ -52,6 +52,9 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:TransferringFiles>.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// How the load uses the web service's ``ResponseCache``: ``CachePolicy/http``, the default, follows the server's
+    /// `Cache-Control`; the others answer with a stored response when offline. See <doc:WorkingOffline>.
+    public var cachePolicy = CachePolicy.http
     /// A name for logs and middleware, such as `"episodes"`: it reaches them as ``LoadContext/name``; `nil` by default.
     public var name: String?
     /// The file whose contents are sent as the request body, read as it is sent.
@@ -139,6 +142,7 @@ public struct Resource<A>: Sendable {
         mapped.destination = destination
         mapped.sendsCredentials = sendsCredentials
         mapped.name = name
+        mapped.cachePolicy = cachePolicy
         return mapped
     }
 

@@ -114,12 +114,15 @@ public struct Webservice: Sendable {
     func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
         var request = try request(for: resource)
+        // Without a cache nothing is stored, nor ever a stream: a load that may use only a stored response fails here.
+        if resource.cachePolicy == .storedOnly, cache == nil || streams { throw Caching.nothingStored.failing(request) }
         // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
         if streams, resource.timeout != nil { request.timeoutInterval = URLRequest(url: resource.url).timeoutInterval }
         var context = LoadContext(chain: chain)
         context.name = resource.name
         context.observer = observer
         context.sendsCredentials = resource.sendsCredentials
+        context.cachePolicy = resource.cachePolicy
         context.transfer = Transfer(of: resource)
         // A stream's limit is on each element, which its reader checks; a transport that reads bodies whole reads at
         // most `streamedBodyLimit` of a stream's.

@@ -128,15 +128,16 @@ import Testing
         #expect(try await load(numbered(), with: service, at: 10) == "2")
     }
 
-    @Test func staleResponseIsDroppedWhenALoadFindsIt() async throws {
+    @Test func staleResponseDoesNotAnswerButStaysStoredWhenTheServerCantBeReached() async throws {
         let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
         #expect(try await load(numbered(), with: service(cache: cache)) == "1")
-        #expect(await cache.count == 1)
         let offline = Webservice(
             transport: StubTransport.answering(.failure(.notConnectedToInternet)), cache: cache)
         await #expect(throws: WebserviceError.self) { try await load(numbered(), with: offline, at: 60) }
-        #expect(await cache.count == 0)
-        #expect(await cache.byteCount == 0)
+        #expect(await cache.count == 1)
+        var anyAge = numbered()
+        anyAge.cachePolicy = .storedElseNetwork
+        #expect(try await load(anyAge, with: offline, at: 60) == "1")
     }
 
     // MARK: Revalidation
@@ -230,10 +231,12 @@ import Testing
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func aResponseWithoutValidatorsOrMaxAgeIsNotStored() async throws {
-        let (service, _) = revalidating(validators: [:], cacheControl: "no-cache")
-        _ = try await load(numbered(), with: service)
-        #expect(await service.cache?.count == 0)
+    @Test func aResponseWithoutValidatorsOrMaxAgeIsStoredButSentForAgain() async throws {
+        let (service, transport) = revalidating(validators: [:], cacheControl: "no-cache")
+        #expect(try await load(numbered(), with: service) == "1")
+        #expect(try await load(numbered(), with: service) == "2")
+        #expect(await service.cache?.count == 1)
+        #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, nil])
     }
 
     static let maxAgeSpellings: [(header: String, seconds: TimeInterval)] = [
@@ -252,7 +255,7 @@ import Testing
         #expect(try await load(numbered(), with: service, at: seconds) == "2")
     }
 
-    static let unstorableHeaders: [[String: String]] = [
+    static let neverFreshHeaders: [[String: String]] = [
         [:],
         ["Cache-Control": "public"],
         ["Expires": "Thu, 01 Jan 2099 00:00:00 GMT"],
@@ -260,15 +263,27 @@ import Testing
         ["Cache-Control": "max-age=-5"],
         ["Cache-Control": "max-age=soon"],
         ["Cache-Control": "max-age=60", "Age": "60"],
-        ["Cache-Control": "no-store, max-age=60"],
-        ["Cache-Control": "max-age=60, no-store,\u{301}"],
         ["Cache-Control": "max-age=60, no-cache"],
         ["Cache-Control": "no-cache=\"Set-Cookie\", max-age=60"],
+    ]
+
+    /// Stored for the policies that answer whatever the age (<doc:WorkingOffline>), but never fresh under HTTP's.
+    @Test(arguments: neverFreshHeaders)
+    func responseWithoutALifetimeIsStoredButNeverAnswersUnderHTTP(headers: [String: String]) async throws {
+        let service = service(headers: headers)
+        #expect(try await load(numbered(), with: service) == "1")
+        #expect(try await load(numbered(), with: service) == "2")
+        #expect(await service.cache?.count == 1)
+    }
+
+    static let unstorableHeaders: [[String: String]] = [
+        ["Cache-Control": "no-store, max-age=60"],
+        ["Cache-Control": "max-age=60, no-store,\u{301}"],
         ["Cache-Control": "max-age=60", "Vary": "*"],
     ]
 
     @Test(arguments: unstorableHeaders)
-    func responseIsNotStoredWithoutALifetimeOrWhenItForbidsIt(headers: [String: String]) async throws {
+    func responseThatForbidsStoringIsNotStored(headers: [String: String]) async throws {
         let service = service(headers: headers)
         #expect(try await load(numbered(), with: service) == "1")
         #expect(try await load(numbered(), with: service) == "2")
@@ -473,7 +488,7 @@ import Testing
         #expect(try await load(numbered("b"), with: service) == "2")
         #expect(await cache.count == 2)
         #expect(await cache.byteCount > 0)
-        await cache.removeAll()
+        try await cache.removeAll()
         #expect(await cache.count == 0)
         #expect(await cache.byteCount == 0)
         #expect(try await load(numbered("a"), with: service) == "3")

@@ -42,7 +42,7 @@ import Testing
         #expect(descriptions.count == 5)
         #expect(descriptions[1].hasPrefix("GET https://api.example.com/thing: failed after "))
         #expect(descriptions[1].contains("URLError -1001 (timed out)"))
-        #expect(descriptions[4] == "GET https://api.example.com/thing: answered from the cache")
+        #expect(descriptions[4] == "GET https://api.example.com/thing: answered from the cache (http)")
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

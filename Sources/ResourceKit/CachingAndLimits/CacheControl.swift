@@ -3,20 +3,32 @@ import Foundation
 /// The `Cache-Control` directives ``ResponseCache`` acts on, read from a request's or a response's header field.
 ///
 /// Directive names are matched case-insensitively and values may be quoted. Other directives (`private`, `public`,
-/// `must-revalidate`, `s-maxage`, …) don't change what a client-side cache that never serves stale responses does,
-/// and are ignored.
+/// `s-maxage`, …) don't change what a client-side cache does, and are ignored.
 struct CacheControl: Equatable {
     /// `no-store`: the response must not be stored (in a request: don't use or fill the cache).
     var noStore = false
     /// `no-cache`: the response must not be served without revalidating it.
     ///
-    /// ``ResponseCache`` stores such a response only to revalidate it. `no-cache="Set-Cookie"`, which names fields,
-    /// counts the same.
+    /// Under ``CachePolicy/http``, such a response answers only once the server confirmed it. `no-cache="Set-Cookie"`,
+    /// which names fields, counts the same.
     var noCache = false
     /// `max-age`: the seconds a response stays fresh.
     ///
     /// `nil` when absent or invalid; with several, the smallest.
     var maxAge: Int?
+    /// `stale-while-revalidate`: the seconds past its lifetime a response may answer while it is revalidated in the
+    /// background (RFC 5861); `nil` when absent, invalid, or ruled out by `must-revalidate` or `no-cache`.
+    var staleWhileRevalidate: Int? { mayServeStale ? whileRevalidate : nil }
+    /// `stale-if-error`: the seconds past its lifetime a response may answer when the server fails (RFC 5861); `nil`
+    /// when absent, invalid, or ruled out by `must-revalidate` or `no-cache`.
+    var staleIfError: Int? { mayServeStale ? ifError : nil }
+    /// `must-revalidate`: a stale response must not answer without the server's confirmation.
+    var mustRevalidate = false
+    private var whileRevalidate: Int?
+    private var ifError: Int?
+
+    /// Whether HTTP lets a stale response answer at all: not with `must-revalidate` or `no-cache`.
+    private var mayServeStale: Bool { !mustRevalidate && !noCache }
 
     /// Reads the directives of a `Cache-Control` field value such as `public, max-age=60`.
     ///
@@ -31,13 +43,19 @@ struct CacheControl: Equatable {
             switch name {
             case "no-store": noStore = true
             case "no-cache": noCache = true
-            case "max-age":
-                if let seconds = argument.flatMap(Self.seconds) {
-                    maxAge = min(maxAge ?? seconds, seconds)
-                }
+            case "max-age": maxAge = Self.smallest(maxAge, argument)
+            case "stale-while-revalidate": whileRevalidate = Self.smallest(whileRevalidate, argument)
+            case "stale-if-error": ifError = Self.smallest(ifError, argument)
+            case "must-revalidate": mustRevalidate = true
             default: break
             }
         }
+    }
+
+    /// The smaller of `current` and the seconds `argument` gives, as with several of one directive the smallest counts.
+    private static func smallest(_ current: Int?, _ argument: String?) -> Int? {
+        guard let seconds = argument.flatMap(Self.seconds) else { return current }
+        return min(current ?? seconds, seconds)
     }
 
     /// A delta-seconds value: digits only; too large a number means `Int32.max` seconds (about 68 years), as

@@ -4,11 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// An in-memory cache of `GET` responses that a ``Webservice`` serves, without the network, while they are fresh.
+/// A cache of `GET` responses that a ``Webservice`` serves without the network: in memory, or in a directory that
+/// outlives the process.
 ///
 /// The server decides what may be kept, with `Cache-Control` and validators; responses are keyed by URL and the
-/// request's header fields, so requests with different credentials don't share one. The rules, and what a middleware's
-/// credential means for them, are in <doc:Caching>.
+/// request's header fields, so requests with different credentials don't share one. A resource's
+/// ``Resource/cachePolicy`` decides how a load uses it. The rules are in <doc:Caching> and <doc:WorkingOffline>.
 ///
 /// ```swift
 /// let webservice = Webservice(cache: ResponseCache(byteLimit: 5_000_000))
@@ -18,52 +19,81 @@ public actor ResponseCache {
     public nonisolated let byteLimit: Int
 
     /// The bytes the stored responses take now, counted as for ``byteLimit``.
-    public private(set) var byteCount = 0
+    public var byteCount: Int { storage.byteCount }
 
     /// The number of stored responses, fresh or stale.
-    public var count: Int { entries.count }
+    public var count: Int { storage.count }
 
     private let now: @Sendable () -> Date
-    private var entries = RecencyList<Key, Entry>()
+    private var storage: any CacheStorage
+    /// The requests whose stored response is being revalidated in the background (`stale-while-revalidate`).
+    private var revalidating: Set<Key> = []
 
-    /// Creates an empty cache that holds at most `byteLimit` bytes (0 or less stores nothing), dropping the least
-    /// recently used responses to make room; `now` is the clock freshness is measured with, yours in tests.
+    /// Creates an empty cache in memory that holds at most `byteLimit` bytes (0 or less stores nothing), dropping the
+    /// least recently used responses to make room; `now` is the clock freshness is measured with, yours in tests.
     public init(byteLimit: Int, now: @escaping @Sendable () -> Date = { Date() }) {
         self.byteLimit = max(byteLimit, 0)
         self.now = now
+        storage = MemoryStorage(byteLimit: self.byteLimit)
     }
 
-    /// Removes every stored response: call it when the user signs out.
-    public func removeAll() {
-        entries.removeAll()
-        byteCount = 0
-    }
-
-    /// What the cache holds for a request.
-    enum Lookup: Sendable {
-        /// A fresh response, which answers without the network.
-        case fresh(StoredResponse)
-        /// A stale response, and its validators: the header fields that ask the server whether it is still current.
-        case stale(StoredResponse, validators: [String: String])
-        /// Nothing usable.
-        case miss
-    }
-
-    /// What the cache holds for `request`: nothing when the request doesn't read the cache.
+    /// Opens the persistent cache in `directory`, creating it, that holds at most `byteLimit` bytes of files,
+    /// dropping the least recently used responses, across launches, to make room.
     ///
-    /// A stale response without validators found on the way is removed.
+    /// Only the index stays in memory; a body is read from disk when it answers. See <doc:WorkingOffline>.
     ///
-    /// - Parameter request: The request about to be sent.
-    /// - Returns: The fresh response, the validators of the stale one, or ``Lookup/miss``.
-    func lookup(_ request: URLRequest) -> Lookup {
-        guard request.readsCache, let key = Key(request), let entry = entries[key] else { return .miss }
-        guard now() < entry.expiry else {
-            let validators = entry.response.validators
-            if validators.isEmpty { remove(key) }
-            return validators.isEmpty ? .miss : .stale(entry.response, validators: validators)
+    /// ```swift
+    /// let cache = try ResponseCache(directory: cachesURL.appendingPathComponent("responses"), byteLimit: 50_000_000)
+    /// ```
+    ///
+    /// - Throws: A `CocoaError` when the directory can't be created or read, or another cache has it open.
+    public init(directory: URL, byteLimit: Int, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.byteLimit = max(byteLimit, 0)
+        self.now = now
+        storage = try DiskStorage(directory: directory, byteLimit: self.byteLimit)
+    }
+
+    /// Removes every stored response, from memory and disk: call it when the user signs out.
+    ///
+    /// - Throws: A `CocoaError` when a persistent cache's file can't be deleted; the cache then serves none of them.
+    public func removeAll() throws {
+        try storage.removeAll()
+    }
+
+    /// A stored response found for a request, with how old it is.
+    struct Found: Sendable {
+        /// The stored response.
+        var response: StoredResponse
+        /// Its age in seconds: the time since it arrived or was confirmed, plus the `Age` it arrived with.
+        var age: TimeInterval
+
+        /// Whether HTTP lets it answer without asking the server.
+        var isFresh: Bool { age < response.freshnessLifetime }
+
+        /// The seconds it is past its freshness lifetime, 0 while it is fresh.
+        var staleness: TimeInterval { max(0, age - response.freshnessLifetime) }
+
+        /// Whether the server's `stale-while-revalidate` lets it answer while it is revalidated in the background.
+        var servableWhileRevalidating: Bool {
+            response.cacheControl.staleWhileRevalidate.map { staleness <= TimeInterval($0) } ?? false
         }
-        entries.use(key)
-        return .fresh(entry.response)
+
+        /// Whether the server's `stale-if-error` lets it answer when the server can't (RFC 5861).
+        var servableIfError: Bool {
+            response.cacheControl.staleIfError.map { staleness <= TimeInterval($0) } ?? false
+        }
+    }
+
+    /// What the cache holds for `request`, fresh or stale, or `nil` when the request doesn't read the cache or nothing
+    /// is stored; it counts as a use.
+    func lookup(_ request: URLRequest) -> Found? {
+        guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else { return nil }
+        return Found(response: entry.response, age: age(of: entry))
+    }
+
+    /// The seconds since `entry` arrived, plus the `Age` it arrived with.
+    private func age(of entry: Entry) -> TimeInterval {
+        max(0, now().timeIntervalSince(entry.stored)) + TimeInterval(entry.response.initialAge)
     }
 
     /// The stored response for `request`, made fresh again by `notModified`, the server's `304 Not Modified` answer to
@@ -71,14 +101,13 @@ public actor ResponseCache {
     ///
     /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the new
     /// lifetime.
-    func revalidate(_ request: URLRequest, with notModified: URLResponse) -> StoredResponse? {
-        guard let key = Key(request), var response = entries[key]?.response, let http = notModified as? HTTPURLResponse
-        else { return nil }
-        for (name, value) in http.headerFields where !Self.bodyFields.contains(name.lowercased()) {
-            response.headers = response.headers.filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
+    func revalidate(_ request: URLRequest, with notModified: Response) -> StoredResponse? {
+        guard let key = Key(request), var response = storage.entry(for: key)?.response else { return nil }
+        for (name, value) in notModified.headers where !Self.bodyFields.contains(asciiLowercased(name)) {
+            response.headers = response.headers.filter { !sameHeaderName($0.key, name) }
             response.headers[name] = value
         }
-        remove(key)
+        storage.remove(key)
         store(response, for: key)
         return response
     }
@@ -94,35 +123,34 @@ public actor ResponseCache {
     func record(_ response: StoredResponse, for request: URLRequest) {
         guard let key = Key(request) else {
             // An unsafe method that succeeded may have changed what a GET of the same URL returns.
-            if response.statusCode < 400 {
-                for key in entries.keys.filter({ $0.url == request.url?.absoluteString }) {
-                    remove(key)
-                }
-            }
+            if response.statusCode < 400, let url = request.url { storage.removeAll(url: url.absoluteString) }
             return
         }
         guard request.fillsCache else { return }
-        // The newest response replaces the stored one, or, when it may not be stored, outdates it.
-        remove(key)
-        store(response, for: key)
+        // The newest response replaces the stored one; one that may not be stored outdates it when it says the stored
+        // one is wrong (a `2xx` with `no-store`, a 404 or a 410), but a failure such as a 503 leaves it for offline use.
+        if response.isStorable || (200..<300).contains(response.statusCode) || [404, 410].contains(response.statusCode)
+        {
+            storage.remove(key)
+            store(response, for: key)
+        }
     }
 
-    /// Stores `response` under `key` while the server allows, making room for it.
+    /// Stores `response` under `key` if it may be stored at all, making room for it.
     private func store(_ response: StoredResponse, for key: Key) {
-        guard let lifetime = response.freshnessLifetime else { return }
-        let cost = key.byteCount + response.byteCount
-        guard cost <= byteLimit else { return }
-        while byteCount + cost > byteLimit, let oldest = entries.leastRecentlyUsedKey {
-            remove(oldest)
-        }
-        entries.insert(Entry(response: response, expiry: now() + lifetime, cost: cost), for: key)
-        byteCount += cost
+        guard response.isStorable, key.byteCount + response.byteCount <= byteLimit else { return }
+        storage.insert(Entry(response: response, stored: now()), for: key)
     }
 
-    private func remove(_ key: Key) {
-        if let entry = entries.removeValue(forKey: key) {
-            byteCount -= entry.cost
-        }
+    /// Marks `request`'s stored response as being revalidated in the background; `false` when it is already.
+    func startRevalidating(_ request: URLRequest) -> Bool {
+        guard let key = Key(request) else { return false }
+        return revalidating.insert(key).inserted
+    }
+
+    /// Ends the background revalidation of `request`'s stored response.
+    func finishRevalidating(_ request: URLRequest) {
+        if let key = Key(request) { revalidating.remove(key) }
     }
 }
 
@@ -148,20 +176,25 @@ extension ResponseCache {
             Response(statusCode: statusCode, headers: headers, body: body, url: url)
         }
 
-        /// The seconds this response may be served from the cache, or `nil` when it must not be stored.
+        /// Whether the response may be stored at all: a `2xx` response without `no-store` or `Vary: *`.
         ///
-        /// A response that is never fresh (`no-cache`, or no positive `max-age`) is stored, stale at once, when it has
-        /// validators to revalidate it with.
-        var freshnessLifetime: TimeInterval? {
-            let control = CacheControl(header("Cache-Control"))
-            guard (200..<300).contains(statusCode), !control.noStore, header("Vary")?.contains("*") != true else {
-                return nil
-            }
-            let lifetime =
-                control.noCache ? 0 : (control.maxAge ?? 0) - (header("Age").flatMap(CacheControl.seconds) ?? 0)
-            if lifetime > 0 { return TimeInterval(lifetime) }
-            return validators.isEmpty ? nil : 0
+        /// A response that is never fresh is stored too, stale at once: for revalidation, and for the policies that
+        /// answer with a stored response whatever its age (<doc:WorkingOffline>).
+        var isStorable: Bool {
+            (200..<300).contains(statusCode) && !cacheControl.noStore && header("Vary")?.contains("*") != true
         }
+
+        /// The seconds this response is fresh for, counted from its age: its `max-age`, or 0 with `no-cache` or
+        /// without one.
+        var freshnessLifetime: TimeInterval {
+            cacheControl.noCache ? 0 : TimeInterval(cacheControl.maxAge ?? 0)
+        }
+
+        /// The `Age` it arrived with: the seconds it had spent in caches on the way.
+        var initialAge: Int { header("Age").flatMap(CacheControl.seconds) ?? 0 }
+
+        /// Its `Cache-Control` directives.
+        var cacheControl: CacheControl { CacheControl(header("Cache-Control")) }
 
         /// The conditional header fields that ask the server whether this response is still current: `If-None-Match`
         /// with its `ETag` and `If-Modified-Since` with its `Last-Modified`, when it has them.
@@ -178,13 +211,13 @@ extension ResponseCache {
         }
 
         private func header(_ name: String) -> String? {
-            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+            headers.first { sameHeaderName($0.key, name) }?.value
         }
     }
 
     /// What a stored response is found by: the URL and the request's header fields but `Cache-Control`, as bytes
     /// (see `keyBytes(excluding:)`).
-    private struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         var url: String
         var headers: [[UInt8]: [UInt8]]
 
@@ -202,10 +235,10 @@ extension ResponseCache {
         }
     }
 
-    private struct Entry {
+    /// A stored response and when it arrived, or a `304` last confirmed it.
+    struct Entry: Sendable {
         var response: StoredResponse
-        var expiry: Date
-        var cost: Int
+        var stored: Date
     }
 }
 

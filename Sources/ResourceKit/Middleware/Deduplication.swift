@@ -53,6 +53,7 @@ public struct Deduplication: Middleware {
         var chain: LoadContext.Chain
         var maxBodySize: Int?
         var sendsCredentials: Bool
+        var cachePolicy: CachePolicy
 
         init?(_ request: URLRequest, context: LoadContext) {
             guard let url = request.url else { return nil }
@@ -61,6 +62,7 @@ public struct Deduplication: Middleware {
             chain = context.chain
             maxBodySize = context.maxBodySize
             sendsCredentials = context.sendsCredentials
+            cachePolicy = context.cachePolicy
         }
     }
 

@@ -24,8 +24,9 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         case retryScheduled(attempt: Int, delay: TimeInterval)
         /// ``Authentication`` replaced a rejected credential; this request made it do so.
         case credentialRefreshed
-        /// The ``ResponseCache`` answered with a fresh response; nothing was sent.
-        case cacheHit
+        /// The ``ResponseCache`` answered with a stored response under the load's `policy`: fresh, or `staleness`
+        /// seconds past its lifetime; see <doc:WorkingOffline>.
+        case cacheHit(policy: CachePolicy, staleness: TimeInterval)
         /// The server confirmed with `304 Not Modified` that the cache's stale response is still current, and that
         /// response answered.
         case revalidated
@@ -61,7 +62,9 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
             case .retryScheduled(let attempt, let delay):
                 "attempt \(attempt) failed, retrying in \(Self.milliseconds(delay))"
             case .credentialRefreshed: "credential refreshed"
-            case .cacheHit: "answered from the cache"
+            case .cacheHit(let policy, let staleness) where staleness > 0:
+                "answered from the cache (\(policy)), \(Int(staleness.rounded())) s stale"
+            case .cacheHit(let policy, _): "answered from the cache (\(policy))"
             case .revalidated: "revalidated, answered from the cache"
             }
         return Redaction.scrub("\(method) \(url?.absoluteString ?? "(no URL)"): \(what)")

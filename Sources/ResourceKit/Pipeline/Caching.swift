@@ -4,40 +4,110 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The pipeline's cache: answers with a fresh stored response, asks the server to confirm a stale one, and keeps what
-/// the server allows; see <doc:Caching>.
+/// The pipeline's cache: answers from the ``ResponseCache`` as the load's ``CachePolicy`` allows, asks the server to
+/// confirm a stored response, and keeps what the server allows; see <doc:Caching> and <doc:WorkingOffline>.
 ///
 /// It sits after the middleware, so the credentials they add are part of the key. A download's body is on disk, and a
 /// stream's is read by its caller: the cache neither answers nor keeps them.
 struct Caching: Middleware {
     let cache: ResponseCache
 
+    /// The statuses after which `stale-if-error` and ``CachePolicy/networkElseStored`` answer with a stored response.
+    static let serverErrors: Set<Int> = [500, 502, 503, 504]
+
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard context.transfer?.destination == nil, !context.streams else { return try await next(request, context) }
-        var sent = request
-        var stale: ResponseCache.StoredResponse?
-        switch await cache.lookup(request) {
-        case .fresh(let stored):
-            context.report(.cacheHit, for: request)
-            return try Self.answer(stored, to: request, context: context)
-        case .stale(let response, let validators):
-            for (name, value) in validators { sent.setValue(value, forHTTPHeaderField: name) }
-            stale = response
-        case .miss: break
+        let policy = context.cachePolicy
+        guard let found = await cache.lookup(request) else {
+            guard policy != .storedOnly else { throw Self.nothingStored }
+            return try await load(request, context: context, next: next)
         }
-        let response = try await next(sent, context)
-        // The response the 304 confirms: as the cache updated it, or as it was if the cache dropped it meanwhile.
-        if let stale, response.statusCode == 304, let notModified = response.httpURLResponse() {
-            let stored = await cache.revalidate(request, with: notModified) ?? stale
+        switch policy {
+        case .storedOnly, .storedElseNetwork:
+            return try answer(found, to: request, policy: policy, context: context)
+        case .http where found.isFresh:
+            return try answer(found, to: request, policy: policy, context: context)
+        case .http where found.servableWhileRevalidating:
+            await revalidateInBackground(found, request, context: context, next: next)
+            return try answer(found, to: request, policy: policy, context: context)
+        case .http, .revalidate, .networkElseStored:
+            break
+        }
+        // Ask the server, with the stored response's validators when it has any.
+        var sent = request
+        for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
+        let fallsBack = policy == .networkElseStored || found.servableIfError
+        let response: Response
+        do {
+            response = try await next(sent, context)
+        } catch let error as WebserviceError where fallsBack && error.isTransportFailure {
+            return try answer(found, to: request, policy: policy, context: context)
+        }
+        if response.statusCode == 304, !found.response.validators.isEmpty {
+            // The response the 304 confirms: as the cache updated it, or as it was if the cache dropped it meanwhile.
+            let stored = await cache.revalidate(request, with: response) ?? found.response
             context.report(.revalidated, for: request)
             var answer = try Self.answer(stored, to: request, context: context)
             answer.attempts = response.attempts
             return answer
         }
-        if let stored = ResponseCache.StoredResponse(response) {
-            await cache.record(stored, for: request)
+        if fallsBack, Self.serverErrors.contains(response.statusCode) {
+            return try answer(found, to: request, policy: policy, context: context)
         }
+        await record(response, for: request)
         return response
+    }
+
+    /// Sends `request` and keeps its response, when the server allows.
+    private func load(_ request: URLRequest, context: LoadContext, next: Next) async throws -> Response {
+        let response = try await next(request, context)
+        await record(response, for: request)
+        return response
+    }
+
+    private func record(_ response: Response, for request: URLRequest) async {
+        if let stored = ResponseCache.StoredResponse(response) { await cache.record(stored, for: request) }
+    }
+
+    /// Revalidates `found` in a task of its own, unless one already does, while it answers the load
+    /// (`stale-while-revalidate`): the task has no deadline, reports no progress, and isn't cancelled with the load.
+    private func revalidateInBackground(
+        _ found: ResponseCache.Found,
+        _ request: URLRequest,
+        context: LoadContext,
+        next: @escaping Next
+    ) async {
+        guard await cache.startRevalidating(request) else { return }
+        var context = context
+        context.deadline = nil
+        context.transfer = nil
+        var sent = request
+        for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
+        let cache = cache
+        Task { [context, sent] in
+            if let response = try? await next(sent, context) {
+                if response.statusCode == 304, !found.response.validators.isEmpty {
+                    if await cache.revalidate(request, with: response) != nil {
+                        context.report(.revalidated, for: request)
+                    }
+                } else if let stored = ResponseCache.StoredResponse(response) {
+                    await cache.record(stored, for: request)
+                }
+            }
+            await cache.finishRevalidating(request)
+        }
+    }
+
+    /// `found` as the answer to `request` under `policy`, reported to the observer with how stale it is.
+    private func answer(
+        _ found: ResponseCache.Found,
+        to request: URLRequest,
+        policy: CachePolicy,
+        context: LoadContext
+    ) throws -> Response {
+        let answer = try Self.answer(found.response, to: request, context: context)
+        context.report(.cacheHit(policy: policy, staleness: found.staleness), for: request)
+        return answer
     }
 
     /// The `stored` response as the answer to `request`, within the load's body limit, its whole body reported to the
@@ -56,5 +126,20 @@ struct Caching: Middleware {
         answer.request = request
         answer.attempts = context.attempt
         return answer
+    }
+
+    /// What a ``CachePolicy/storedOnly`` load throws when nothing is stored for it.
+    static var nothingStored: WebserviceError {
+        let reason = "No stored response answers the request, and its cache policy, storedOnly, never uses the network."
+        return WebserviceError(
+            .transport(URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: reason])))
+    }
+}
+
+extension WebserviceError {
+    /// Whether no response arrived: the transport failed, and the load was not cancelled.
+    var isTransportFailure: Bool {
+        if case .transport = reason { return true }
+        return false
     }
 }
