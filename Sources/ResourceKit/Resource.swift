@@ -52,8 +52,10 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:TransferringFiles>.
     public var progress: (@Sendable (TransferProgress) -> Void)?
-    /// How the load uses the web service's ``ResponseCache``: ``CachePolicy/http``, the default, follows the server's
-    /// `Cache-Control`; the others answer with a stored response when offline. See <doc:WorkingOffline>.
+    /// How the load uses the web service's ``ResponseCache``; ``CachePolicy/http`` unless you change it.
+    ///
+    /// The default follows the server's `Cache-Control`; the others answer with a stored response when offline. See
+    /// <doc:WorkingOffline>.
     public var cachePolicy = CachePolicy.http
     /// A name for logs and middleware, such as `"episodes"`: it reaches them as ``LoadContext/name``; `nil` by default.
     public var name: String?
