@@ -1,0 +1,67 @@
+import EpisodesService
+import Foundation
+import ResourceKit
+import Testing
+
+/// Cache policies and RFC 5861 against the real server, and after it has stopped: the answers an app gets offline.
+@Suite struct OfflineTests {
+    /// What `/faults/cacheable` answers: the number of requests it has served.
+    private struct Served: Decodable, Equatable {
+        var served: Int
+    }
+
+    /// The counting route with `cacheControl`, under `policy`.
+    private func cacheable(_ base: URL, _ cacheControl: String, _ policy: CachePolicy = .http) -> Resource<Served> {
+        let query = cacheControl.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        var resource = Resource<Served>(get: base / "faults/cacheable?cache-control=\(query)")
+        resource.cachePolicy = policy
+        return resource
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func storedResponsesAnswerAfterTheServerStopped(kind: TransportKind) async throws {
+        let server = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+        let clock = Shared(Date())
+        let events = Shared<[WebserviceEvent]>([])
+        var service = kind.webservice(cache: ResponseCache(byteLimit: 1_000_000, now: { clock.value }))
+        service.observer = { event in events.update { $0.append(event) } }
+        let withinError = cacheable(server.baseURL, "max-age=1, stale-if-error=600")
+        let withoutError = cacheable(server.baseURL, "max-age=1")
+        #expect(try await service.load(withinError) == Served(served: 1))
+        #expect(try await service.load(withoutError) == Served(served: 2))
+        await server.stop()
+        clock.update { $0 += 10 }
+
+        // HTTP's rules: stale-if-error answers; without it the failure is the answer.
+        #expect(try await service.load(withinError) == Served(served: 1))
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(withoutError) }
+        guard case .transport(let underlying as URLError) = error.reason else { throw error }
+        #expect(underlying.code == .cannotConnectToHost)
+        // The caller's policies answer whatever the age.
+        for policy in [CachePolicy.networkElseStored, .storedElseNetwork, .storedOnly] {
+            #expect(try await service.load(cacheable(server.baseURL, "max-age=1", policy)) == Served(served: 2))
+        }
+        let hits = events.value.compactMap { event -> String? in
+            guard case .cacheHit(let policy, let staleness) = event.kind else { return nil }
+            return "\(policy) \(Int(staleness))"
+        }
+        #expect(hits == ["http 9", "networkElseStored 9", "storedElseNetwork 9", "storedOnly 9"])
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func staleWhileRevalidateAnswersAtOnceAndStoresTheServersNewAnswer(kind: TransportKind) async throws {
+        try await withServer { base in
+            let clock = Shared(Date())
+            let cache = ResponseCache(byteLimit: 1_000_000, now: { clock.value })
+            let service = kind.webservice(cache: cache)
+            let resource = cacheable(base, "max-age=1, stale-while-revalidate=600")
+            #expect(try await service.load(resource) == Served(served: 1))
+            clock.update { $0 += 10 }
+            #expect(try await service.load(resource) == Served(served: 1))
+            var stored = resource
+            stored.cachePolicy = .storedOnly
+            try await waitUntil { try await service.load(stored) == Served(served: 2) }
+            #expect(try await service.load(resource) == Served(served: 2))
+        }
+    }
+}
