@@ -39,6 +39,35 @@ struct Tour {
         return true
     }
 
+    /// Loads the episodes into a cache on disk, stops the server with `stop`, and loads them again from a cache
+    /// opened anew on that directory, as an app does after a relaunch without a network.
+    mutating func workOffline(stoppingServer stop: () async -> Void) async {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resourcekit-demo-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var all = Episode.all(at: baseURL)
+        all.cachePolicy = .networkElseStored
+        var online = webservice
+        let stored = await transcript.step(label(all, "kept on disk")) { [all] in
+            online.cache = try ResponseCache(directory: directory, byteLimit: 10_000_000)
+            let episodes = try await online.load(all)
+            return (
+                episodes.count, "\(episodes.count) episodes from the server, kept in \(directory.lastPathComponent)"
+            )
+        }
+        online.cache = nil  // closes the directory, as the app's exit would
+        await stop()
+        guard let stored else { return transcript.skip(label(all, "offline"), because: "nothing was stored") }
+        var offline = webservice
+        _ = await transcript.step(label(all, "server stopped")) { [all] in
+            offline.cache = try ResponseCache(directory: directory, byteLimit: 10_000_000)
+            let episodes = try await offline.load(all)
+            guard episodes.count == stored else {
+                throw StepFailure("expected \(stored) episodes, got \(episodes.count)")
+            }
+            return ((), "\(episodes.count) episodes from the cache on disk, opened anew; the server is gone")
+        }
+    }
+
     /// Reads server-sent events as the server sends them, 100 ms apart, and 10 000 JSON lines, each parsed as it
     /// arrives.
     private mutating func stream() async {

@@ -55,6 +55,7 @@ func runDemo(arguments: [String]) async -> Int32 {
 
     var tour = Tour(baseURL: baseURL, webservice: makeWebservice(transport))
     let reachable = await tour.run()
+    if reachable, let server { await tour.workOffline(stoppingServer: server.stop) }
     await server?.stop()
 
     guard reachable else {
