@@ -99,7 +99,7 @@ public struct RetryPolicy: Middleware {
     }
 
     /// Whether attempt number `attempt` (from 1) of a `method` request may be followed by another, if it fails in a
-    /// way a later attempt may not.
+    /// way a later attempt can cure.
     func mayRetry(after attempt: Int, method: String) -> Bool {
         attempt < maxAttempts && (retriesEveryMethod || Self.idempotentMethods.contains(method.uppercased()))
     }
