@@ -19,7 +19,8 @@ import Testing
         cache: ResponseCache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now }),
         status: Int = 200,
         headers: [String: String] = ["Cache-Control": "max-age=60"],
-        bodyLength: Int = 0
+        bodyLength: Int = 0,
+        middleware: [any Middleware] = []
     ) -> Webservice {
         let server = server
         return Webservice(
@@ -30,7 +31,8 @@ import Testing
                         toLength: max(bodyLength, String(number).count), withPad: " ", startingAt: 0)
                     return .status(status, headers: headers, body: Data(body.utf8))
                 }),
-            cache: cache
+            cache: cache,
+            middleware: middleware
         )
     }
 
@@ -334,6 +336,14 @@ import Testing
         #expect(try await load(numbered("other"), with: service) == "3")
     }
 
+    @Test func aHEADKeepsTheStoredResponse() async throws {
+        let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
+        #expect(try await load(numbered(), with: service(cache: cache)) == "1")
+        // As NetworkWait's probe is sent.
+        #expect(try await load(numbered(), with: service(cache: cache, middleware: [AsHEAD()])) == "2")
+        #expect(try await load(numbered(), with: service(cache: cache)) == "1")
+    }
+
     @Test func failedChangeKeepsTheStoredResponse() async throws {
         let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
         #expect(try await load(numbered(), with: service(cache: cache)) == "1")
@@ -508,5 +518,14 @@ private actor CountingServer {
     func answer(_ request: URLRequest) -> Int {
         count += 1
         return count
+    }
+}
+
+/// Sends every request as a `HEAD`.
+private struct AsHEAD: Middleware {
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        var request = request
+        request.httpMethod = "HEAD"
+        return try await next(request, context)
     }
 }

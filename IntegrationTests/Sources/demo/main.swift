@@ -123,7 +123,7 @@ private func makeWebservice(_ transport: DemoTransport) -> Webservice {
 /// each request and response at debug level (`LOG_LEVEL=debug swift run … demo` shows them).
 private func log(_ event: WebserviceEvent, to logger: Logger) {
     switch event.kind {
-    case .failed, .retryScheduled: logger.warning("\(event)")
+    case .failed, .retryScheduled, .waitingForNetwork: logger.warning("\(event)")
     case .credentialRefreshed, .revalidated: logger.info("\(event)")
     case .sent, .received, .cacheHit: logger.debug("\(event)")
     }

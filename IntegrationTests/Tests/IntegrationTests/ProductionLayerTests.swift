@@ -333,6 +333,47 @@ import Testing
     }
 }
 
+// MARK: - Waiting for the network
+
+extension ProductionLayerTests {
+    /// The middleware that retry once, after a short backoff, and, with `waiting`, wait up to 10 s for the network.
+    private static func retrying(waiting: Bool) -> [any Middleware] {
+        [RetryPolicy(maxAttempts: 2, baseDelay: 0.05)] + (waiting ? [NetworkWait(maxWait: 10)] : [])
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aLoadStartedWhileTheServerIsDownWaitsForItAndSucceeds(kind: TransportKind) async throws {
+        try await withServerDown(for: .seconds(1)) { base in
+            let events = Shared<[WebserviceEvent]>([])
+            let webservice = kind.webservice(middleware: Self.retrying(waiting: true), observer: events)
+            let start = ContinuousClock.now
+            let episodes = try await webservice.load(bytes(base / "episodes"))
+            #expect(!episodes.isEmpty)
+            #expect(ContinuousClock.now - start >= .milliseconds(900))
+            let loads = events.value.filter { $0.method == "GET" }.map(\.kind.summary)
+            #expect(loads.filter { $0 == "sent" }.count == 2, "\(loads)")
+            #expect(loads.contains("waiting for the network after attempt 1"), "\(loads)")
+            #expect(loads.last == "200", "\(loads)")
+            #expect(events.value.contains { $0.method == "HEAD" })
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func withoutTheWaitTheSameLoadSpendsItsAttemptsWhileTheServerIsDown(kind: TransportKind) async throws {
+        try await withServerDown(for: .seconds(1)) { base in
+            let webservice = kind.webservice(middleware: Self.retrying(waiting: false))
+            let error = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(bytes(base / "episodes"))
+            }
+            #expect(error.attempts == 2)
+            guard case .transport = error.reason else {
+                Issue.record("Expected a transport failure, got \(error)")
+                return
+            }
+        }
+    }
+}
+
 // MARK: - Helpers
 
 /// Starts an Episodes server with the production and fault routes, runs `body` with its base URL, and stops it, also
@@ -408,6 +449,7 @@ extension WebserviceEvent.Kind {
         case .received(let statusCode, _, _): String(statusCode)
         case .failed: "failed"
         case .retryScheduled(let attempt, let delay): "retry \(attempt) in \(Int(delay)) s"
+        case .waitingForNetwork(let attempt, _): "waiting for the network after attempt \(attempt)"
         case .credentialRefreshed: "credential refreshed"
         case .cacheHit: "cache hit"
         case .revalidated: "revalidated"

@@ -112,6 +112,9 @@ public actor ResponseCache {
         return response
     }
 
+    /// The methods that change nothing on the server (RFC 9110, section 9.2.1), so leave the stored responses be.
+    private static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
+
     /// The fields that describe the stored body rather than the response, which a 304 doesn't update.
     private static let bodyFields: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
 
@@ -122,8 +125,12 @@ public actor ResponseCache {
     ///   - request: The request it answers.
     func record(_ response: StoredResponse, for request: URLRequest) {
         guard let key = Key(request) else {
-            // An unsafe method that succeeded may have changed what a GET of the same URL returns.
-            if response.statusCode < 400, let url = request.url { storage.removeAll(url: url.absoluteString) }
+            // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such as
+            // ``NetworkWait``'s `HEAD`, changed nothing (RFC 9111, section 4.4).
+            if response.statusCode < 400, !Self.safeMethods.contains(request.httpMethod ?? "GET"), let url = request.url
+            {
+                storage.removeAll(url: url.absoluteString)
+            }
             return
         }
         guard request.fillsCache else { return }

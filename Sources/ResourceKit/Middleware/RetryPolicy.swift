@@ -56,21 +56,23 @@ public struct RetryPolicy: Middleware {
     public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         var context = context
         let first = context.attempt
+        let method = request.httpMethod ?? "GET"
         while true {
             let failure: Failure
             let outcome: Result<Response, WebserviceError>
+            let attempt = context.attempt - first + 1
+            // For ``NetworkWait``, after this policy: a wait for the network is pointless when no attempt follows.
+            context.retryFollows = mayRetry(after: attempt, method: method)
             do {
                 let response = try await next(request, context)
                 guard Self.retryableStatusCodes.contains(response.statusCode) else { return response }
                 failure = .status(response.statusCode, retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
                 outcome = .success(response)
             } catch let error as WebserviceError {
-                guard case .transport(let underlying as URLError) = error.reason else { throw error }
-                failure = .transport(underlying.code)
+                guard let code = error.transportErrorCode else { throw error }
+                failure = .transport(code)
                 outcome = .failure(error)
             }
-            let attempt = context.attempt - first + 1
-            let method = request.httpMethod ?? "GET"
             // A wait the resource's timeout would cut short ends the load now, with the answer it has.
             guard let delay = delay(after: failure, attempt: attempt, method: method, now: now(), random: random()),
                 context.timeRemaining.map({ delay < $0 }) ?? true
@@ -85,11 +87,8 @@ public struct RetryPolicy: Middleware {
     static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
     /// The statuses that a later attempt may not get again.
     static let retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
-    /// The transport failures that a later attempt may not meet again.
-    static let retryableErrorCodes: Set<URLError.Code> = [
-        .cannotConnectToHost, .networkConnectionLost, .timedOut, .notConnectedToInternet, .dnsLookupFailed,
-        .cannotFindHost,
-    ]
+    /// The transport failures that a later attempt may not meet again: a failure to connect, or a timeout.
+    static let retryableErrorCodes = NetworkWait.connectivityErrorCodes.union([.timedOut])
 
     /// How an attempt failed.
     enum Failure: Sendable, Equatable {
@@ -97,6 +96,12 @@ public struct RetryPolicy: Middleware {
         case status(Int, retryAfter: String?)
         /// No response arrived.
         case transport(URLError.Code)
+    }
+
+    /// Whether attempt number `attempt` (from 1) of a `method` request may be followed by another, if it fails in a
+    /// way a later attempt can cure.
+    func mayRetry(after attempt: Int, method: String) -> Bool {
+        attempt < maxAttempts && (retriesEveryMethod || Self.idempotentMethods.contains(method.uppercased()))
     }
 
     /// The seconds to wait before the next attempt, or `nil` when `failure` ends the load: the whole policy as a pure
@@ -110,9 +115,7 @@ public struct RetryPolicy: Middleware {
     ///   - random: A number in `0..<1` that picks the jitter.
     /// - Returns: The seconds to wait, or `nil` to end the load with `failure`.
     func delay(after failure: Failure, attempt: Int, method: String, now: Date, random: Double) -> TimeInterval? {
-        guard attempt < maxAttempts, retriesEveryMethod || Self.idempotentMethods.contains(method.uppercased()) else {
-            return nil
-        }
+        guard mayRetry(after: attempt, method: method) else { return nil }
         switch failure {
         case .transport(let code):
             guard Self.retryableErrorCodes.contains(code) else { return nil }

@@ -22,6 +22,9 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         case failed(any Error, duration: TimeInterval)
         /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
         case retryScheduled(attempt: Int, delay: TimeInterval)
+        /// ``NetworkWait`` waits up to `maxWait` seconds for the network, after attempt number `attempt` failed to
+        /// connect.
+        case waitingForNetwork(attempt: Int, maxWait: TimeInterval)
         /// ``Authentication`` replaced a rejected credential; this request made it do so.
         case credentialRefreshed
         /// The ``ResponseCache`` answered with a stored response under the load's `policy`: fresh, or `staleness`
@@ -61,6 +64,8 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
             case .failed(let error, let duration): "failed after \(Self.milliseconds(duration)): \(error)"
             case .retryScheduled(let attempt, let delay):
                 "attempt \(attempt) failed, retrying in \(Self.milliseconds(delay))"
+            case .waitingForNetwork(let attempt, let maxWait):
+                "attempt \(attempt) could not connect, waiting up to \(Self.milliseconds(maxWait)) for the network"
             case .credentialRefreshed: "credential refreshed"
             case .cacheHit(let policy, let staleness) where staleness > 0:
                 "answered from the cache (\(policy)), \(Int(staleness.rounded())) s stale"

@@ -29,7 +29,8 @@ final class EventLog: Sendable {
     var descriptions: [String] { events.map(\.description) }
 }
 
-/// A clock for ``RetryPolicy`` that records each wait and returns at once, or, when `parks`, waits until cancelled.
+/// A clock for ``RetryPolicy`` and ``NetworkWait`` that records each wait and returns at once, or, when `parks`, waits
+/// until cancelled; its time is the sum of the waits.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class VirtualClock: Sendable {
     private let waits = Mutex<[TimeInterval]>([])
@@ -42,7 +43,15 @@ final class VirtualClock: Sendable {
     /// The waits asked for, in order.
     var sleeps: [TimeInterval] { waits.withLock { $0 } }
 
-    /// The sleep to give a ``RetryPolicy``.
+    /// The seconds the waits add up to: the clock's time.
+    var elapsed: TimeInterval { sleeps.reduce(0, +) }
+
+    /// The uptime to give a ``NetworkWait``: ``elapsed`` in nanoseconds.
+    var uptime: @Sendable () -> UInt64 {
+        { UInt64((self.elapsed * 1_000_000_000).rounded()) }
+    }
+
+    /// The sleep to give a ``RetryPolicy`` or a ``NetworkWait``.
     var sleep: @Sendable (TimeInterval) async throws -> Void {
         { seconds in
             self.waits.withLock { $0.append(seconds) }

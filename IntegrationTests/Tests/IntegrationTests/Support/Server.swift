@@ -21,6 +21,22 @@ func withTwoServers(_ body: (URL, URL) async throws -> Void) async throws {
     }
 }
 
+/// Runs `body` with the base URL of an Episodes server with the fault routes that is down, refusing connections, and
+/// comes back on the same port after `downtime`; stops it once `body` has ended and it is back, also when `body` throws.
+///
+/// The switch to go down: the server is started to have a port, stopped, and started again on that port, which
+/// Hummingbird can bind again at once (it sets `SO_REUSEADDR`).
+func withServerDown(for downtime: Duration, _ body: (URL) async throws -> Void) async throws {
+    let first = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+    await first.stop()
+    let port = try #require(first.baseURL.port)
+    let back = Task {
+        try await Task.sleep(for: downtime)
+        return try await EpisodesServer.start(port: port, configure: { $0.addFaultRoutes() })
+    }
+    try await run({ try await body(first.baseURL) }, thenCleanUp: { try await back.value.stop() })
+}
+
 /// Runs `body` with `server`'s base URL, and stops the server, also when `body` throws.
 func using(_ server: RunningServer, _ body: (URL) async throws -> Void) async throws {
     try await run({ try await body(server.baseURL) }, thenCleanUp: { await server.stop() })

@@ -1,0 +1,212 @@
+import Foundation
+import ResourceKitTesting
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Waiting for the network after a failure to connect, before the retry policy's next attempt: loads through a
+/// ``RetryPolicy`` and a ``NetworkWait`` against a stub server that is down for a while, on a virtual clock.
+@Suite struct NetworkWaitTests {
+    /// A web service with `policy` (its backoff on a clock of its own, at the full delay) and `wait` (on `clock`, its
+    /// jitter fixed by `random`), or the policy alone when `wait` is `nil`.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func webservice(
+        _ transport: StubTransport,
+        clock: VirtualClock,
+        policy: RetryPolicy = RetryPolicy(maxAttempts: 2),
+        wait: NetworkWait? = NetworkWait(),
+        random: Double = 1,
+        events: EventLog? = nil
+    ) -> Webservice {
+        var policy = policy
+        policy.sleep = VirtualClock().sleep
+        policy.random = { 1 }
+        var middleware: [any Middleware] = [policy]
+        if var wait {
+            wait.sleep = clock.sleep
+            wait.uptime = clock.uptime
+            wait.random = { random }
+            middleware.append(wait)
+        }
+        return Webservice(transport: transport, middleware: middleware, observer: events?.observer)
+    }
+
+    /// The requests `transport` was sent with `method`.
+    private static func requests(_ method: String, to transport: StubTransport) async -> [URLRequest] {
+        await transport.requests.filter { $0.httpMethod == method }
+    }
+
+    // MARK: Waiting
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aLongOutageCostsOneAttemptAndTheNextOneSucceeds() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: 10, on: clock)
+        let value = try await Self.webservice(transport, clock: clock).load(thing())
+        #expect(value == "done")
+        #expect(await Self.requests("GET", to: transport).count == 2)
+        #expect(await Self.requests("HEAD", to: transport).count >= 1)
+        #expect(clock.elapsed >= 10 && clock.elapsed < 15)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func withoutTheWaitTheSameOutageSpendsEveryAttempt() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: 10, on: clock)
+        let webservice = Self.webservice(transport, clock: clock, wait: nil)
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(error.transportErrorCode == .cannotConnectToHost)
+        #expect(error.attempts == 2)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func givesUpAfterMaxWaitAndRethrowsTheFailure() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: .infinity, on: clock)
+        let webservice = Self.webservice(transport, clock: clock, wait: NetworkWait(maxWait: 5))
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(error.transportErrorCode == .cannotConnectToHost)
+        #expect(error.attempts == 2)
+        // The last pause is cut to the bound; the second attempt's failure isn't waited for, as none follows it.
+        #expect(clock.sleeps == [0.25, 0.5, 1, 2, 1.25])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func probesBackOffWithJitterUpToTheCap() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: .infinity, on: clock)
+        let wait = NetworkWait(maxWait: 20, maxProbeInterval: 4)
+        _ = try? await Self.webservice(transport, clock: clock, wait: wait).load(thing())
+        #expect(clock.sleeps == [0.25, 0.5, 1, 2, 4, 4, 4, 4, 0.25])
+        #expect(await Self.requests("HEAD", to: transport).count == 8)
+
+        let jittered = VirtualClock()
+        let halved = StubTransport.down(for: .infinity, on: jittered)
+        _ = try? await Self.webservice(halved, clock: jittered, wait: wait, random: 0).load(thing())
+        #expect(jittered.sleeps.prefix(6) == [0.125, 0.25, 0.5, 1, 2, 2])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theResourceTimeoutBoundsTheWait() async throws {
+        var resource = thing()
+        resource.timeout = 2
+        let (clock, events) = (VirtualClock(), EventLog())
+        let transport = StubTransport.down(for: .infinity, on: clock)
+        let webservice = Self.webservice(transport, clock: clock, events: events)
+        await #expect(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(clock.elapsed > 1.5 && clock.elapsed <= 2)
+        let bounds = events.events.compactMap { event in
+            if case .waitingForNetwork(_, let maxWait) = event.kind { maxWait } else { nil }
+        }
+        #expect(bounds.count == 1 && bounds.allSatisfy { $0 > 1.5 && $0 <= 2 })
+    }
+
+    // MARK: When it doesn't wait
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: [
+        StubAnswer.failure(.timedOut), .failure(.serverCertificateUntrusted), .failure(.badURL), .status(503),
+        .status(404),
+    ])
+    func otherFailuresAndStatusesAreNotWaitedFor(answer: StubAnswer) async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.answering(answer)
+        _ = try? await Self.webservice(transport, clock: clock).load(thing())
+        #expect(clock.sleeps.isEmpty)
+        #expect(await Self.requests("HEAD", to: transport).isEmpty)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func noWaitWhenNoAttemptFollows() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: 10, on: clock)
+        let once = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 1))
+        await #expect(throws: WebserviceError.self) { try await once.load(thing()) }
+        let post = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 3))
+        await #expect(throws: WebserviceError.self) { try await post.load(thing(.post(Data("{}".utf8)))) }
+        #expect(clock.sleeps.isEmpty)
+        #expect(await Self.requests("HEAD", to: transport).isEmpty)
+    }
+
+    // MARK: Probing
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: [StubAnswer.status(404), .status(500), .status(405), .failure(.serverCertificateUntrusted)])
+    func anyAnswerToAProbeEndsTheWait(probeAnswer: StubAnswer) async throws {
+        let transport = StubTransport([
+            .init("HEAD", "/**", probeAnswer),
+            .init("GET", "/**", .sequence([.failure(.notConnectedToInternet), .status(200, body: Data("done".utf8))])),
+        ])
+        let clock = VirtualClock()
+        let value = try await Self.webservice(transport, clock: clock).load(thing())
+        #expect(value == "done")
+        #expect(clock.sleeps == [0.25])
+        #expect(await Self.requests("HEAD", to: transport).count == 1)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theProbeIsAHEADOfTheURLWithTheHeaderFieldsButNoBody() async throws {
+        var resource = thing(.put(Data("{\"a\":1}".utf8)))
+        resource.headers = ["Content-Type": "application/json", "Authorization": "Bearer abc", "X-Trace": "7"]
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: 1, on: clock)
+        _ = try await Self.webservice(transport, clock: clock).load(resource)
+        let probe = try #require(await Self.requests("HEAD", to: transport).first)
+        #expect(probe.url == resource.url)
+        #expect(probe.httpBody == nil && probe.httpBodyStream == nil)
+        #expect(probe.value(forHTTPHeaderField: "Content-Type") == nil)
+        #expect(probe.value(forHTTPHeaderField: "Content-Length") == nil)
+        #expect(probe.value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+        #expect(probe.value(forHTTPHeaderField: "X-Trace") == "7")
+        #expect(
+            await Self.requests("PUT", to: transport).map(\.httpBody) == [resource.method.body, resource.method.body])
+    }
+
+    // MARK: Reporting and cancelling
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theWaitIsReportedWithoutCredentials() async throws {
+        var resource = thing()
+        resource.url = try #require(URL(string: "https://user:secret@api.example.com/thing?page=2"))
+        resource.headers = ["Authorization": "Bearer abc"]
+        let (clock, events) = (VirtualClock(), EventLog())
+        let transport = StubTransport.down(for: 1, on: clock)
+        _ = try await Self.webservice(transport, clock: clock, events: events).load(resource)
+        let waits = events.descriptions.filter { $0.contains("waiting") }
+        #expect(
+            waits == [
+                "GET https://REDACTED@api.example.com/thing?page=2: attempt 1 could not connect, waiting up to 30000 ms "
+                    + "for the network"
+            ])
+        #expect(events.events.allSatisfy { !$0.cURLDescription.contains("abc") && !$0.description.contains("secret") })
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(.timeLimit(.minutes(1)))
+    func cancellationEndsTheWaitAtOnce() async throws {
+        let clock = VirtualClock(parks: true)
+        let transport = StubTransport.down(for: .infinity, on: clock)
+        let webservice = Self.webservice(transport, clock: clock)
+        let load = Task { try await webservice.load(thing()) }
+        try await eventually("the middleware waits") { clock.sleeps.count == 1 }
+        load.cancel()
+        await #expect(throws: CancellationError.self) { try await load.value }
+        #expect(await transport.requests.count == 1)
+    }
+}
+
+extension StubTransport {
+    /// A server that can't be connected to until `clock` has passed `seconds`, and then answers `200` with `done`.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    fileprivate static func down(for seconds: TimeInterval, on clock: VirtualClock) -> StubTransport {
+        answering(
+            .computed { _ in
+                guard clock.elapsed >= seconds else { throw URLError(.cannotConnectToHost) }
+                return .status(200, body: Data("done".utf8))
+            })
+    }
+}
