@@ -98,11 +98,12 @@ import Testing
         let transport = StubTransport.down(for: .infinity, on: clock)
         let webservice = Self.webservice(transport, clock: clock, events: events)
         await #expect(throws: WebserviceError.self) { try await webservice.load(resource) }
-        #expect(clock.elapsed > 1.5 && clock.elapsed <= 2)
+        // Within the 2 s the resource has left, however much of it the machine took, not the 30 s `maxWait`.
+        #expect(clock.elapsed > 0 && clock.elapsed <= 2)
         let bounds = events.events.compactMap { event in
             if case .waitingForNetwork(_, let maxWait) = event.kind { maxWait } else { nil }
         }
-        #expect(bounds.count == 1 && bounds.allSatisfy { $0 > 1.5 && $0 <= 2 })
+        #expect(bounds.count == 1 && bounds.allSatisfy { $0 > 0 && $0 <= 2 })
     }
 
     // MARK: When it doesn't wait
