@@ -212,7 +212,7 @@
             case .success: return { reader.resume(returning: body) }
             case .failure(let error):
                 return {
-                    body.abandon()
+                    body.breakOff(error)
                     reader.resume(throwing: error)
                 }
             }
