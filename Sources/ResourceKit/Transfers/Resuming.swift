@@ -138,8 +138,9 @@ struct Resume: Sendable, Equatable {
     }
 }
 
-/// A response that can't resume its download's partial file, which is removed: `Resuming` sends the request again
-/// without `Range`. It never reaches the caller.
+/// A response that can't resume its download's partial file, which is removed.
+///
+/// `Resuming` sends the request again without `Range`; it never reaches the caller.
 struct ResumeRefused: Error {}
 
 /// What a partial file's body is part of, in a record beside it (`.<name>.resume`): the request's URL, the
