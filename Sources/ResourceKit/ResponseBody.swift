@@ -107,6 +107,10 @@ public struct ResponseBody: Sendable {
             }
             return arriving
         } catch {
+            #if canImport(FoundationNetworking)
+                // The channel ended its own copy of the body already: its file is closed, kept or removed.
+                if case .channel = storage { throw error }
+            #endif
             arriving.breakOff(error)
             throw error
         }
