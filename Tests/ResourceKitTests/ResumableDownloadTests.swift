@@ -20,7 +20,8 @@ import Testing
     @Test(arguments: [
         "", "bytes ", "bytes 6-10", "items 6-10/11", "bytes */11", "bytes 10-6/11", "bytes 6-11/11", "bytes -6-10/11",
         "bytes 6 - 10/11", "bytes 6-10/1x", "bytes 6-10/11/12", "bytes 0-1/9223372036854775807",
-        "bytes 1234567890123456789-1234567890123456789/*", "bytes 0-99999999999999999999999999/*",
+        "bytes 1234567890123456789-1234567890123456789/*", "bytes 0-99999999999999999999999999/*", "bytes\u{0}0-1/2",
+        "BYTE\u{13} 0-1/2",
     ])
     func refusesAnythingElse(value: String) {
         #expect(ContentRange(value) == nil)

@@ -201,9 +201,9 @@ struct ContentRange: Equatable, Sendable {
     init?(_ value: String) {
         var bytes = Substring(value).utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
-        let unit = Array("bytes ".utf8)
-        guard bytes.count > unit.count,
-            zip(bytes.prefix(unit.count), unit).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+        let unit = Array("bytes".utf8)
+        guard bytes.count > unit.count, zip(bytes.prefix(unit.count), unit).allSatisfy({ $0 | 0x20 == $1 }),
+            bytes.dropFirst(unit.count).first == UInt8(ascii: " ")
         else { return nil }
         bytes = bytes.dropFirst(unit.count).drop { $0 == UInt8(ascii: " ") }
         guard let first = Self.number(&bytes), bytes.popFirst() == UInt8(ascii: "-"),
