@@ -94,42 +94,40 @@ extension MemoryHungryTests {
         @Test(arguments: TransportKind.allCases) func serverThatIgnoresRangeRestartsFromZero(kind: TransportKind)
             async throws
         {
-            try await withFileServer { base, directory in
-                let file = ServedFile(size: Self.size, seed: .random(in: 1...UInt64(Int32.max)))
-                let destination = directory.appendingPathComponent("whole.bin")
-                let url =
-                    base / "transfers/file?bytes=\(file.size)&seed=\(file.seed)&cut=\(file.size / 2)&ignore-range=1"
-                let download = Resource<URL>(url: url, downloadingTo: destination)
-                let webservice = kind.webservice()
-                await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
-
-                _ = try await webservice.load(download)
-
-                #expect(try await served(file, at: base).bytes == file.size / 2 + file.size)
-                #expect(try await sha256(of: destination) == sha256(of: file))
-                #expect(try files(in: directory) == ["whole.bin"])
-            }
+            try await expectRestart(kind: kind, query: "&ignore-range=1")
         }
 
         @Test(arguments: TransportKind.allCases) func changedValidatorRestartsWithTheNewBytes(kind: TransportKind)
             async throws
         {
+            try await expectRestart(kind: kind, version: 1) { base, file in
+                _ = try await Webservice().load(
+                    Resource<Data>(url: base / "transfers/file/change?seed=\(file.seed)", method: .post(Data())))
+            }
+        }
+
+        /// Loads a file cut at half way, with `query` added to its URL, runs `between`, and loads it again: the second
+        /// load must start from zero, the server sending half the file and then the whole of its `version`, whose
+        /// SHA-256 the destination has.
+        private func expectRestart(
+            kind: TransportKind, query: String = "", version: Int = 0,
+            between: (URL, ServedFile) async throws -> Void = { _, _ in }
+        ) async throws {
             try await withFileServer { base, directory in
                 let file = ServedFile(size: Self.size, seed: .random(in: 1...UInt64(Int32.max)))
-                let destination = directory.appendingPathComponent("changed.bin")
-                let url = base / "transfers/file?bytes=\(file.size)&seed=\(file.seed)&cut=\(file.size / 2)"
+                let destination = directory.appendingPathComponent("restarted.bin")
+                let url = base / "transfers/file?bytes=\(file.size)&seed=\(file.seed)&cut=\(file.size / 2)\(query)"
                 let download = Resource<URL>(url: url, downloadingTo: destination)
                 let webservice = kind.webservice()
                 await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
-                _ = try await Webservice().load(
-                    Resource<Data>(url: base / "transfers/file/change?seed=\(file.seed)", method: .post(Data())))
+                try await between(base, file)
 
                 _ = try await webservice.load(download)
 
                 #expect(try await served(file, at: base).bytes == file.size / 2 + file.size)
-                let changed = ServedFile(size: file.size, seed: file.seed, version: 1)
-                #expect(try await sha256(of: destination) == sha256(of: changed))
-                #expect(try files(in: directory) == ["changed.bin"])
+                let expected = ServedFile(size: file.size, seed: file.seed, version: version)
+                #expect(try await sha256(of: destination) == sha256(of: expected))
+                #expect(try files(in: directory) == ["restarted.bin"])
             }
         }
 

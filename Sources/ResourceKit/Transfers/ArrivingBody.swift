@@ -214,7 +214,8 @@ struct PartialFile: Sendable {
     init?(resumableFor destination: URL) {
         guard let directory = try? Self.directory(of: destination) else { return nil }
         let (file, record) = Self.resumableNames(of: destination, in: directory)
-        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // Not blocking: a FIFO put at the name must not hold the load; it is refused as no regular file.
+        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return nil }
         var opened = stat()
         var named = stat()
