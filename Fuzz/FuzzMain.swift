@@ -17,6 +17,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "link-header": fuzzLinkHeader,
     "multipart": fuzzMultipart,
     "curl-command": fuzzCURLCommand,
+    "content-range": fuzzContentRange,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

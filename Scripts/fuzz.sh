@@ -15,6 +15,7 @@
 #   link-header        RFC 8288 Link parsing for pagination (LinkHeader)
 #   multipart          multipart/form-data encoding (RequestBody.multipart), read back by a form parser
 #   curl-command       URLRequest.cURLDescription, read back by a POSIX shell-word parser
+#   content-range      Content-Range parsing for resumed downloads (ContentRange)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
@@ -39,7 +40,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list
-    link-header multipart curl-command)
+    link-header multipart curl-command content-range)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
@@ -87,6 +88,7 @@ large_seed() {
     error-description) printf '\0\1\364'; repeat 'X-Session: s\n' 1000; printf '\n'; repeat 'é\n€ ' 6000 ;;
     redaction) printf 'secret-value\n'; repeat 'http://u:p@h/?token=t&a=b Bearer x "password": "y" ://@ ' 700 ;;
     property-list) printf '\2<plist><array>'; repeat '<integer>1</integer>' 190; printf '</array></plist>' ;;
+    content-range) printf 'bytes '; repeat '9' 30000; printf -- '-'; repeat '0' 30000; printf '/*' ;;
     curl-command) printf '\1POST\np\nX-Note\nv\ntext/plain\nUA\n'; repeat "{\"note\": \"it'\\\\ \\\"x\\\" \$(id)\"}, " 250 ;;
     esac
 }

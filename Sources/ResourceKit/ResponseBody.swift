@@ -90,8 +90,8 @@ public struct ResponseBody: Sendable {
         }
     }
 
-    /// Reads the whole body into `arriving`, and returns it; on a failure, `arriving` is abandoned (a download's file
-    /// removed) and the error thrown.
+    /// Reads the whole body into `arriving`, and returns it; on a failure, `arriving` breaks off (a download's file
+    /// is removed, or kept for a resumable download to go on with) and the error is thrown.
     func read(into arriving: ArrivingBody) async throws -> ArrivingBody {
         var arriving = arriving
         do {
@@ -107,7 +107,11 @@ public struct ResponseBody: Sendable {
             }
             return arriving
         } catch {
-            arriving.abandon()
+            #if canImport(FoundationNetworking)
+                // The channel ended its own copy of the body already: its file is closed, kept or removed.
+                if case .channel = storage { throw error }
+            #endif
+            arriving.breakOff(error)
             throw error
         }
     }

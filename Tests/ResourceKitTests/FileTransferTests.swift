@@ -13,20 +13,9 @@ import Testing
 /// transport that can't stream them (the kit's stub); the streaming transports are checked against a real server in
 /// the integration suite.
 @Suite struct FileTransferTests {
-    /// A new empty directory for one test.
-    private func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    private func files(in directory: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-    }
-
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func downloadIsSavedAtItsDestinationAndReportedOnce() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("export.zip")
         let log = ProgressLog()
@@ -42,7 +31,7 @@ import Testing
     }
 
     @Test func downloadWithAnUnacceptableStatusKeepsTheBodyForTheErrorAndWritesNothing() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let download = Resource<URL>(url: baseURL, downloadingTo: directory.appendingPathComponent("file"))
         let webservice = Webservice(transport: StubTransport.answering(.json(#"{"error":"gone"}"#, status: 410)))
@@ -62,7 +51,7 @@ import Testing
     }
 
     @Test func bodyPastTheLimitFailsAndTheAbandonedFileIsRemoved() throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file")
         let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
@@ -84,7 +73,7 @@ import Testing
 
     #if os(Linux)
         @Test func destinationThatCantBeReplacedFailsAndTheFileIsClosedOnce() throws {
-            let directory = try directory()
+            let directory = try newDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let destination = directory.appendingPathComponent("taken")
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
@@ -114,7 +103,7 @@ import Testing
     #endif
 
     @Test func destinationWithTheLongestNameAFileCanHaveIsSaved() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let name = String(repeating: "é", count: 127) + "a"  // 255 bytes, as long as Linux and macOS allow
         let destination = directory.appendingPathComponent(name)
@@ -136,7 +125,7 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func uploadIsReadIntoMemoryForATransportThatCantStream() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("video.mp4")
         try Data("frames".utf8).write(to: file)
@@ -155,7 +144,7 @@ import Testing
     }
 
     @Test func uploadFromALinkSendsTheFileItLeadsToAndADirectoryIsRefused() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("file")
         try Data("linked".utf8).write(to: file)
@@ -174,7 +163,7 @@ import Testing
     }
 
     @Test func downloadsAreNeitherCachedNorServedFromTheCache() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = baseURL.appendingPathComponent("cacheable")
         let stub = StubTransport.answering(.status(200, headers: ["Cache-Control": "max-age=60"], body: Data("v".utf8)))
@@ -204,7 +193,7 @@ import Testing
     }
 
     @Test func loadInsideAMiddlewareDoesntInheritTheOuterDownload() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stub = StubTransport.answering(.status(200, body: Data("body".utf8)))
         let inner = Notes<Data>()
@@ -217,7 +206,7 @@ import Testing
     }
 
     @Test func downloadThatTimedOutLeavesTheDestinationEvenWhenTheTransportAnswersLate() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file")
         try Data("old".utf8).write(to: destination)
@@ -247,7 +236,7 @@ import Testing
     }
 
     @Test func downloadThatAMiddlewareFailsAfterItArrivedLeavesTheDestination() async throws {
-        let directory = try directory()
+        let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file")
         try Data("old".utf8).write(to: destination)
@@ -338,16 +327,4 @@ private struct RejectingMiddleware: Middleware {
         _ = try await next(request, context)
         throw WebserviceError(.transport(URLError(.badServerResponse)))
     }
-}
-
-/// The progress reports a resource's closure received, in order.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-private final class ProgressLog: Sendable {
-    private let received = Mutex<[TransferProgress]>([])
-
-    var receiver: @Sendable (TransferProgress) -> Void {
-        { progress in self.received.withLock { $0.append(progress) } }
-    }
-
-    var reports: [TransferProgress] { received.withLock { $0 } }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 extension Router {
-    /// Adds the route that receives large uploads; large downloads come from `GET /faults/large`.
+    /// Adds the route that receives large uploads, and the resumable download of ``addResumableFileRoutes()``; other
+    /// large downloads come from `GET /faults/large`.
     ///
     /// - `PUT`, `POST` or `GET /transfers/upload?checksum=1`: reads the request body as it streams, holding none of it, and
     ///   answers `{"bytes": n}`, with `"checksum"`, the sum of the bytes times their offsets plus one modulo 2⁶⁴ (for
@@ -31,6 +32,7 @@ extension Router {
         put("/transfers/upload", use: upload)
         post("/transfers/upload", use: upload)
         get("/transfers/upload", use: upload)  // a redirect that turns an upload into a GET must not send the file
+        addResumableFileRoutes()
     }
 }
 

@@ -13,13 +13,15 @@ import Foundation
 ///    (`Caching`), after the middleware, so that a credential they add is part of its key.
 /// 5. The limit on loads in flight (`Limiting`): only the exchange itself holds a place, never a wait for a
 ///    credential or a retry's delay.
-/// 6. The observer (`Observing`), which hears of each request handed to the transport.
-/// 7. The transport (`Sending`), whose errors are redacted once, here.
-/// 8. The resource validates and parses the response.
+/// 6. A `GET` download resumes its partial file (`Resuming`): each attempt that finds one asks for the rest with
+///    `Range` and `If-Range`, and a response that can't resume it sends the request once more without them.
+/// 7. The observer (`Observing`), which hears of each request handed to the transport, `Range` included.
+/// 8. The transport (`Sending`), whose errors are redacted once, here.
+/// 9. The resource validates and parses the response.
 ///
 /// See <doc:MiddlewareChain>.
 enum Pipeline {
-    /// The steps 3 to 7 as one function, built once for a web service rather than once a load.
+    /// The steps 3 to 8 as one function, built once for a web service rather than once a load.
     static func build(
         middleware: [any Middleware],
         cache: ResponseCache?,
@@ -31,6 +33,7 @@ enum Pipeline {
         if !middleware.isEmpty { layers.append(Uncredentialed()) }
         if let cache { layers.append(Caching(cache: cache)) }
         if let limiter { layers.append(Limiting(limiter: limiter)) }
+        layers.append(Resuming())
         layers.append(Observing())
         let sending = Sending(transport: transport)
         var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }

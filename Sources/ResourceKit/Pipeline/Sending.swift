@@ -39,8 +39,9 @@ struct Sending: Sendable {
         let arriving: ArrivingBody
         do {
             arriving = try ArrivingBody(
-                status: head.statusCode, expectedLength: length, maxBodySize: context.maxBodySize, for: context.transfer
-            )
+                status: head.statusCode, expectedLength: length, maxBodySize: context.maxBodySize,
+                for: context.transfer,
+                head: head)
         } catch {
             body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
             throw error
@@ -64,7 +65,7 @@ struct Sending: Sendable {
     /// A TLS or decoding failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms
     /// use, such as `.serverCertificateUntrusted`.
     static func reported(_ error: any Error, of request: URLRequest, attempts: Int = 1) -> any Error {
-        if error is CancellationError { return error }
+        if error is CancellationError || error is ResumeRefused { return error }
         if let error = error as? WebserviceError { return error.failing(request, attempts: attempts) }
         if Task.isCancelled { return CancellationError() }
         let standardized = URLError.standardizing(error)

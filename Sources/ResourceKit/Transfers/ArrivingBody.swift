@@ -44,28 +44,45 @@ struct ArrivingBody {
     /// The body of a response with `status` for a load with `maxBodySize` and `transfer`.
     ///
     /// - Parameters:
-    ///   - status: The response's status code; a download's body goes to its file only for an accepted one.
+    ///   - status: The response's status code; a download's body goes to its file only for an accepted one, or for
+    ///     the `206` that resumes it.
     ///   - expectedLength: The length the response announces, when it is the length of the bytes that will arrive
     ///     (not for a body the client inflates); a length over the limit fails at once.
-    ///   - maxBodySize: The load's limit on the body.
+    ///   - maxBodySize: The load's limit on the body; a resumed body counts from the offset it resumes at.
     ///   - transfer: The load's transfer, if it has one.
-    /// - Throws: ``WebserviceError/Reason/bodyTooLarge(limit:)``, or the `URLError` of a file that can't be created.
-    init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?) throws {
+    ///   - head: The response, for a download that may resume (``Transfer/resume``): see ``Resume/file(for:to:accepted:)``.
+    /// - Throws: ``WebserviceError/Reason/bodyTooLarge(limit:)``, the `URLError` of a file that can't be created, or
+    ///   ``ResumeRefused`` for a response that doesn't resume the partial file.
+    init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?, head: Response? = nil)
+        throws
+    {
         if let maxBodySize, let expectedLength, expectedLength > Int64(maxBodySize) {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         self.maxBodySize = maxBodySize
-        if let destination = transfer?.destination {
-            if let status, transfer?.acceptableStatusCodes.contains(status) == true {
+        var file: PartialFile?
+        var start: Int64 = 0
+        var expected = expectedLength
+        if let transfer, let destination = transfer.destination {
+            let accepted = status.map(transfer.acceptableStatusCodes.contains) ?? false
+            if let resume = transfer.resume, let head,
+                let resumed = try resume.file(for: head, to: destination, accepted: accepted)
+            {
+                (file, start) = (resumed.file, resumed.offset)
+                if start > 0 { expected = resumed.total }
+            } else if accepted {
                 file = try PartialFile(for: destination)
-                keeps = .max
-            } else {
-                keeps = Transfer.errorBodyLimit
             }
+            keeps = file == nil ? Transfer.errorBodyLimit : .max
         } else {
             keeps = .max
         }
-        counter = ProgressCounter(.download, expected: expectedLength, receiver: transfer?.progress)
+        if let maxBodySize, let expected, expected > Int64(maxBodySize) {
+            file?.remove()
+            throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
+        }
+        self.file = file
+        counter = ProgressCounter(.download, expected: expected, receiver: transfer?.progress, from: start)
     }
 
     /// Takes the next bytes of the body; returns the progress report that is due, if one is.
@@ -148,38 +165,118 @@ struct ArrivingBody {
         file?.remove()
         file = nil
     }
+
+    /// Ends a body that broke off with `error` before its end: a resumable download's partial file stays for the next
+    /// attempt to resume (``PartialFile/keep()``), unless the body itself was at fault, too large or not writable.
+    mutating func breakOff(_ error: any Error) {
+        let ownFault =
+            (error as? WebserviceError).map { if case .bodyTooLarge = $0.reason { true } else { false } } == true
+            || (error as? URLError).map { [.cannotWriteToFile, .cannotCreateFile].contains($0.code) } == true
+        if ownFault { file?.remove() } else { file?.keep() }
+        file = nil
+    }
 }
 
-/// A download's body on its way to disk: a new temporary file in the destination's directory, which replaces the
-/// destination only once the whole body is in it, so the destination never holds part of a body.
+/// A download's body on its way to disk: a file in the destination's directory, which replaces the destination only
+/// once the whole body is in it, so the destination never holds part of a body.
 ///
-/// Its owner ends it exactly once, with ``close()`` or ``remove()``.
+/// A load that doesn't resume writes a new temporary file of a random name. A `GET` download whose response can be
+/// resumed writes the destination's one partial file instead (``init(resumableFor:)``), beside its ``ResumeRecord``,
+/// under an exclusive lock: a body that breaks off leaves both for the next attempt to resume (``keep()``). Files are
+/// created `0600`, never through a symbolic link. Its owner ends it exactly once, with ``close()``, ``keep()`` or
+/// ``remove()``.
 struct PartialFile: Sendable {
     private let destination: URL
     private let temporary: URL
     private let descriptor: Int32
+    /// The resumable file's record, `nil` for a temporary file of a random name.
+    private let record: URL?
 
-    /// Creates the temporary file for `destination`, which must be a `file:` URL in a directory that exists.
+    /// Creates a new temporary file of a random name for `destination`, which must be a `file:` URL in a directory
+    /// that exists.
     init(for destination: URL) throws {
+        let directory = try Self.directory(of: destination)
+        let name = ".\(Self.stem(of: destination)).\(UInt64.random(in: .min ... .max)).download"
+        self.destination = destination
+        temporary = directory.appendingPathComponent(name)
+        record = nil
+        descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw Self.failure(.cannotCreateFile, "The download's file can't be created in \(directory.path)")
+        }
+    }
+
+    /// Claims the partial file of `destination` (`.<name>.partial`), creating it if needed, with an exclusive lock
+    /// that lasts until the file is ended; `nil` when another load holds it, or it can't be opened.
+    ///
+    /// The lock is taken without waiting, then checked to be on the file the name still leads to: a load that ended
+    /// meanwhile may have renamed or removed the file it opened.
+    init?(resumableFor destination: URL) {
+        guard let directory = try? Self.directory(of: destination) else { return nil }
+        let (file, record) = Self.resumableNames(of: destination, in: directory)
+        // Not blocking: a FIFO put at the name must not hold the load; it is refused as no regular file.
+        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        var opened = stat()
+        var named = stat()
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &opened) == 0,
+            lstat(file.path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino,
+            opened.st_mode & S_IFMT == S_IFREG
+        else {
+            systemClose(descriptor)
+            return nil
+        }
+        self.destination = destination
+        self.temporary = file
+        self.record = record
+        self.descriptor = descriptor
+    }
+
+    /// The partial file and its record for `destination`, in `directory`.
+    static func resumableNames(of destination: URL, in directory: URL) -> (file: URL, record: URL) {
+        let stem = stem(of: destination)
+        return (
+            directory.appendingPathComponent(".\(stem).partial"), directory.appendingPathComponent(".\(stem).resume")
+        )
+    }
+
+    /// The directory of `destination`, which must be a `file:` URL.
+    private static func directory(of destination: URL) throws -> URL {
         guard destination.isFileURL else {
             throw URLError(
                 .cannotCreateFile,
                 userInfo: [NSLocalizedDescriptionKey: "A download's destination must be a file: URL."])
         }
-        let directory = destination.deletingLastPathComponent()
-        // At most 200 bytes of the destination's name, so the temporary name stays within the 255 a name may have.
+        return destination.deletingLastPathComponent()
+    }
+
+    /// At most 200 bytes of the destination's name, so a name made from it stays within the 255 a name may have.
+    private static func stem(of destination: URL) -> String {
         var stem = ""
         for character in destination.lastPathComponent {
             guard stem.utf8.count + character.utf8.count <= 200 else { break }
             stem.append(character)
         }
-        let name = ".\(stem).\(UInt64.random(in: .min ... .max)).download"
-        self.destination = destination
-        temporary = directory.appendingPathComponent(name)
-        descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw Self.failure(.cannotCreateFile, "The download's file can't be created in \(directory.path)")
+        return stem
+    }
+
+    /// The bytes in the file.
+    var size: Int64? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : nil
+    }
+
+    /// The record beside a resumable file, if it has a readable one.
+    var resumeRecord: ResumeRecord? {
+        record.flatMap(ResumeRecord.read)
+    }
+
+    /// Empties a resumable file and writes `resume`, the response its body will come from, beside it.
+    func restart(as resume: ResumeRecord) throws {
+        guard let record, ftruncate(descriptor, 0) == 0 else {
+            throw Self.failure(.cannotWriteToFile, "The download's file can't be written")
         }
+        try resume.write(to: record)
     }
 
     /// Appends `bytes` to the file.
@@ -197,22 +294,50 @@ struct PartialFile: Sendable {
     }
 
     /// Closes the file, which holds the whole body, for the load to move into place once it has succeeded.
+    ///
+    /// A resumable file first takes a temporary name of its own, under its lock, and its record goes: no other load
+    /// claims it while it waits for the load's end.
     func close() throws -> ArrivedFile {
+        var arrived = temporary
+        if let record {
+            let directory = temporary.deletingLastPathComponent()
+            arrived = directory.appendingPathComponent(
+                ".\(Self.stem(of: destination)).\(UInt64.random(in: .min ... .max)).download")
+            guard rename(temporary.path, arrived.path) == 0 else {
+                let error = Self.failure(.cannotWriteToFile, "The download's file can't be written")
+                remove()
+                throw error
+            }
+            unlink(record.path)
+        }
         guard systemClose(descriptor) == 0 else {
             let error = Self.failure(.cannotWriteToFile, "The download's file can't be written")
-            unlink(temporary.path)
+            unlink(arrived.path)
             throw error
         }
-        return ArrivedFile(temporary: temporary, destination: destination)
+        return ArrivedFile(temporary: arrived, destination: destination)
     }
 
-    /// Closes and removes the file.
-    func remove() {
+    /// Closes a resumable file that holds part of a body, and keeps it with its record for the next attempt to
+    /// resume; removes an empty one, or a temporary file of a random name.
+    func keep() {
+        guard record != nil, let size, size > 0 else { return remove() }
         systemClose(descriptor)
-        unlink(temporary.path)
     }
 
-    fileprivate static func failure(_ code: URLError.Code, _ reason: String) -> URLError {
+    /// Removes the file, and a resumable file's record, and closes it.
+    func remove() {
+        unlink(temporary.path)
+        if let record { unlink(record.path) }
+        systemClose(descriptor)
+    }
+
+    /// Removes the partial file of `destination` and its record, unless another load holds them.
+    static func removeResumable(for destination: URL) {
+        PartialFile(resumableFor: destination)?.remove()
+    }
+
+    static func failure(_ code: URLError.Code, _ reason: String) -> URLError {
         let cause = String(cString: strerror(errno))
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(reason): \(cause)."])
     }

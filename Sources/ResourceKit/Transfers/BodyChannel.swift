@@ -148,16 +148,14 @@
                     let (reports, settled) = state.withLock { state -> ([DueProgress], (() -> Void)?) in
                         var body = body
                         var reports: [DueProgress] = []
-                        if state.end == nil || state.end.map({ if case .success = $0 { true } else { false } }) == true
-                        {
-                            do {
-                                for chunk in state.early {
-                                    if let due = try body.append(Chunk.data(chunk)) { reports.append(due) }
-                                }
-                            } catch {
-                                if state.end == nil { failed = true }
-                                state.end = .failure(error)
+                        // Also for a body that broke off: a resumable download keeps the bytes that arrived.
+                        do {
+                            for chunk in state.early {
+                                if let due = try body.append(Chunk.data(chunk)) { reports.append(due) }
                             }
+                        } catch {
+                            if state.end == nil { failed = true }
+                            state.end = .failure(error)
                         }
                         state.early = []
                         state.body = body
@@ -212,7 +210,7 @@
             case .success: return { reader.resume(returning: body) }
             case .failure(let error):
                 return {
-                    body.abandon()
+                    body.breakOff(error)
                     reader.resume(throwing: error)
                 }
             }

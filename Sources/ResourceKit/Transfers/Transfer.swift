@@ -17,6 +17,9 @@ struct Transfer: Sendable {
     var progress: (@Sendable (TransferProgress) -> Void)?
     /// The download's file once its whole body arrived, until the load ends; `nil` without a ``destination``.
     let arrived: ArrivedFiles?
+    /// For a `GET` download, the request's URL and the partial file it resumes, which `Resuming` sets for each
+    /// attempt; `nil` for a download that doesn't resume.
+    var resume: Resume?
 
     /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
     ///
@@ -68,10 +71,18 @@ struct ProgressCounter {
     private(set) var bytes: Int64 = 0
     private var reported: Int64 = -1
 
-    init(_ direction: TransferProgress.Direction, expected: Int64?, receiver: (@Sendable (TransferProgress) -> Void)?) {
+    /// A counter that starts at `start` bytes: the offset a resumed download goes on from.
+    init(
+        _ direction: TransferProgress.Direction,
+        expected: Int64?,
+        receiver: (@Sendable (TransferProgress) -> Void)?,
+        from start: Int64 = 0
+    ) {
         self.direction = direction
         self.expected = expected
         self.receiver = receiver
+        bytes = start
+        reported = start == 0 ? -1 : start
     }
 
     private var step: Int64 { max(65_536, (expected ?? 0) / 100) }

@@ -21,20 +21,27 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// A web service with this transport, a limiter and a cache; `crossOriginSafeHeaders` may follow a redirect to
-    /// another origin.
+    /// A web service with this transport, a limiter, a cache, `middleware` and `observer`; `crossOriginSafeHeaders`
+    /// may follow a redirect to another origin.
     func webservice(
-        crossOriginSafeHeaders: Set<String> = [], maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil
+        crossOriginSafeHeaders: Set<String> = [], maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil,
+        middleware: [any Middleware] = [], observer: (@Sendable (WebserviceEvent) -> Void)? = nil
     ) -> Webservice {
         switch self {
         case .urlSession where crossOriginSafeHeaders.isEmpty:
-            return Webservice(maxConcurrentLoads: maxConcurrentLoads, cache: cache)
+            return Webservice(
+                maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware, observer: observer)
         case .urlSession:
-            return .urlSession(.ephemeral, crossOriginSafeHeaders: crossOriginSafeHeaders, cache: cache)
+            return Webservice(
+                transport: URLSessionTransport(
+                    configuration: .ephemeral, crossOriginSafeHeaders: crossOriginSafeHeaders),
+                maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware, observer: observer)
         case .asyncHTTPClient:
             var transport = AsyncHTTPClientTransport()
             transport.crossOriginSafeHeaders = crossOriginSafeHeaders
-            return Webservice(transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache)
+            return Webservice(
+                transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
+                observer: observer)
         }
     }
 

@@ -1,0 +1,234 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The pipeline's layer that resumes a `GET` download from its partial file: each attempt that finds one sends
+/// `Range: bytes=N-` and `If-Range`, so the observer sees them, and a retry resumes where the last attempt broke off.
+///
+/// It sits just before the observer. A load that isn't a download passes through after one check. A download that
+/// doesn't find a partial file of the same URL is sent as it is, and may leave one when its body breaks off. A
+/// `206` that resumes the file reaches the middleware and the resource as `200`, the whole body it completes; a
+/// response that can't resume it (a `416`, or a `206` that doesn't fit) drops the partial file and the request is
+/// sent once more without `Range`. The rules are in <doc:TransferringFiles#Resuming>.
+struct Resuming: Middleware {
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        guard let destination = context.transfer?.destination else { return try await next(request, context) }
+        guard !context.streams, request.httpMethod ?? "GET" == "GET", request.value(forHTTPHeaderField: "Range") == nil,
+            let url = request.url?.absoluteString
+        else { return try await next(request, context) }
+        var context = context
+        context.transfer?.resume = Resume(url: url)
+        guard let found = Resume.found(for: destination, url: url) else { return try await next(request, context) }
+        var resuming = context
+        resuming.transfer?.resume = found
+        var ranged = request
+        ranged.setValue("bytes=\(found.offset)-", forHTTPHeaderField: "Range")
+        ranged.setValue(found.validator, forHTTPHeaderField: "If-Range")
+        // A `Range` counts the bytes of the encoded representation, which a client that inflates never sees.
+        ranged.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        do {
+            var response = try await next(ranged, resuming)
+            if response.statusCode == 206 { response.statusCode = 200 }
+            return response
+        } catch is ResumeRefused {
+            return try await next(request, context)
+        }
+    }
+}
+
+/// What an attempt of a `GET` download knows of its partial file: the request's URL, and the offset and validator it
+/// resumes from, or `0` and `nil` when it starts from zero.
+struct Resume: Sendable, Equatable {
+    /// The request's URL, as an absolute string: a partial file resumes only a download of the same URL.
+    var url: String
+    /// The bytes in the partial file, which the request asks the server to skip.
+    var offset: Int64 = 0
+    /// The validator the partial file's response had, sent as `If-Range`.
+    var validator: String?
+
+    /// The partial file of `destination` that a download of `url` may resume: one that isn't empty, with a record
+    /// of the same URL whose total it hasn't reached.
+    static func found(for destination: URL, url: String) -> Resume? {
+        let (file, record) = PartialFile.resumableNames(of: destination, in: destination.deletingLastPathComponent())
+        guard let resume = ResumeRecord.read(at: record), resume.url == url else { return nil }
+        var status = stat()
+        guard lstat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int64(status.st_size)
+        guard size > 0, size < resume.total ?? .max else { return nil }
+        return Resume(url: url, offset: size, validator: resume.validator)
+    }
+
+    /// The file the body of `head`, this attempt's response, goes to, with the offset it goes on from and the whole
+    /// length, if known; `nil` when the body goes where a download's body goes without resuming.
+    ///
+    /// - A `206` to this attempt's `Range` whose `Content-Range` starts at ``offset``, without a content-coding and
+    ///   with the same validator, if it has one: the partial file, claimed and found as the attempt saw it.
+    /// - Another accepted response with a strong `ETag` or a `Last-Modified`, without a content-coding: the partial
+    ///   file, emptied, with a new record. Without them, a partial file this attempt would have resumed is removed.
+    /// - A `206` this attempt didn't ask for, or a response that isn't accepted: `nil`; the partial file stays.
+    ///
+    /// - Throws: ``ResumeRefused``, after removing the partial file, for a `416` or a `206` that doesn't fit; the
+    ///   `URLError` of a record that can't be written.
+    func file(for head: Response, to destination: URL, accepted: Bool) throws -> (
+        file: PartialFile, offset: Int64, total: Int64?
+    )? {
+        let encoded = head.value(forHTTPHeaderField: "Content-Encoding").map { !Self.isIdentity($0) } ?? false
+        if offset > 0, head.statusCode == 416 || head.statusCode == 206 {
+            guard head.statusCode == 206, !encoded,
+                let range = head.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init),
+                range.first == offset, Self.validator(of: head).map({ $0 == validator }) ?? true,
+                let file = PartialFile(resumableFor: destination)
+            else {
+                PartialFile.removeResumable(for: destination)
+                throw ResumeRefused()
+            }
+            let record = file.resumeRecord
+            guard file.size == offset, let record, record.url == url, record.validator == validator,
+                record.total == nil || range.total == nil || record.total == range.total
+            else {
+                file.remove()
+                throw ResumeRefused()
+            }
+            return (file, offset, range.total)
+        }
+        guard accepted, head.statusCode != 206 else { return nil }
+        guard !encoded, let validator = Self.validator(of: head), let file = PartialFile(resumableFor: destination)
+        else {
+            if offset > 0 { PartialFile.removeResumable(for: destination) }
+            return nil
+        }
+        let total = head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+        do {
+            try file.restart(as: ResumeRecord(url: url, validator: validator, total: total))
+        } catch {
+            file.remove()
+            throw error
+        }
+        return (file, 0, nil)
+    }
+
+    /// The validator a response's body can be resumed with: its `ETag` if it is strong, else its `Last-Modified`;
+    /// `nil` for a weak `ETag` alone, or a value that isn't visible ASCII or is over 512 bytes.
+    static func validator(of head: Response) -> String? {
+        if let tag = head.value(forHTTPHeaderField: "ETag"), !tag.hasPrefix("W/") {
+            return isSendable(tag) && tag.utf8.count >= 2 && tag.utf8.first == UInt8(ascii: "\"")
+                && tag.utf8.last == UInt8(ascii: "\"") ? tag : nil
+        }
+        return head.value(forHTTPHeaderField: "Last-Modified").flatMap { isSendable($0) ? $0 : nil }
+    }
+
+    /// Whether `value` may go back to the server as `If-Range`: 1 to 512 bytes of visible ASCII and spaces.
+    private static func isSendable(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 512 && value.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
+    /// Whether a `Content-Encoding` value is no coding at all.
+    private static func isIdentity(_ value: String) -> Bool {
+        asciiLowercased(value.trimmingCharacters(in: .whitespaces)) == "identity"
+    }
+}
+
+/// A response that can't resume its download's partial file, which is removed.
+///
+/// `Resuming` sends the request again without `Range`; it never reaches the caller.
+struct ResumeRefused: Error {}
+
+/// What a partial file's body is part of, in a record beside it (`.<name>.resume`): the request's URL, the
+/// response's validator and its whole length, if known.
+struct ResumeRecord: Codable, Equatable, Sendable {
+    var url: String
+    var validator: String
+    var total: Int64?
+
+    /// The most bytes a record file may have: a larger one isn't read.
+    private static let limit = 16_384
+
+    /// The record at `location`, or `nil` when it is missing, not a regular file, too large or not a record.
+    static func read(at location: URL) -> ResumeRecord? {
+        let descriptor = open(location.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard let data = try? file.read(upToCount: limit + 1), data.count <= limit else { return nil }
+        return try? JSONDecoder().decode(ResumeRecord.self, from: data)
+    }
+
+    /// Writes the record to `location` whole or not at all: to a new file beside it, then renamed into place.
+    func write(to location: URL) throws {
+        let data = try JSONEncoder().encode(self)
+        let temporary = URL(fileURLWithPath: location.path + ".\(UInt64.random(in: .min ... .max))")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw PartialFile.failure(.cannotWriteToFile, "The download's record can't be written")
+        }
+        do {
+            let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            try file.write(contentsOf: data)
+            try file.close()
+            guard rename(temporary.path, location.path) == 0 else {
+                throw PartialFile.failure(.cannotWriteToFile, "The download's record can't be written")
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
+}
+
+/// A `Content-Range` of bytes (RFC 9110, section 14.4): `bytes first-last/total`, or `bytes first-last/*` when
+/// the whole length isn't known.
+///
+/// The value comes from the server: it is read byte by byte, numbers of at most 18 digits, and it holds only when
+/// `first ≤ last` and `last < total`.
+struct ContentRange: Equatable, Sendable {
+    /// The offset of the first byte the body holds.
+    let first: Int64
+    /// The offset of its last byte.
+    let last: Int64
+    /// The whole representation's length, or `nil` for `*`.
+    let total: Int64?
+
+    /// Reads `value`; `nil` for anything else, an unsatisfied range (`bytes */1000`) included.
+    init?(_ value: String) {
+        var bytes = Substring(value).utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+        let unit = Array("bytes".utf8)
+        guard bytes.count > unit.count, zip(bytes.prefix(unit.count), unit).allSatisfy({ $0 | 0x20 == $1 }),
+            bytes.dropFirst(unit.count).first == UInt8(ascii: " ")
+        else { return nil }
+        bytes = bytes.dropFirst(unit.count).drop { $0 == UInt8(ascii: " ") }
+        guard let first = Self.number(&bytes), bytes.popFirst() == UInt8(ascii: "-"),
+            let last = Self.number(&bytes), bytes.popFirst() == UInt8(ascii: "/"), first <= last
+        else { return nil }
+        if bytes.elementsEqual("*".utf8) {
+            total = nil
+        } else {
+            guard let total = Self.number(&bytes), bytes.isEmpty, last < total else { return nil }
+            self.total = total
+        }
+        self.first = first
+        self.last = last
+    }
+
+    /// The decimal number at the start of `bytes`, taken off it: 1 to 18 digits, so it never overflows.
+    private static func number(_ bytes: inout Substring.UTF8View.SubSequence) -> Int64? {
+        var value: Int64 = 0
+        var digits = 0
+        while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            guard digits < 18 else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+            bytes.removeFirst()
+        }
+        return digits > 0 ? value : nil
+    }
+}

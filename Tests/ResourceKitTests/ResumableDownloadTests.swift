@@ -1,0 +1,364 @@
+import Foundation
+import ResourceKitTesting
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `Content-Range` as the server sends it: a range of bytes within the whole length, or nothing.
+@Suite struct ContentRangeTests {
+    @Test func readsARangeWithItsTotalOrWithout() throws {
+        let range = try #require(ContentRange("bytes 6-10/11"))
+        #expect([range.first, range.last, range.total] == [6, 10, 11])
+        let open = try #require(ContentRange(" BYTES 0-0/* "))
+        #expect([open.first, open.last, open.total] == [0, 0, nil])
+    }
+
+    @Test(arguments: [
+        "", "bytes ", "bytes 6-10", "items 6-10/11", "bytes */11", "bytes 10-6/11", "bytes 6-11/11", "bytes -6-10/11",
+        "bytes 6 - 10/11", "bytes 6-10/1x", "bytes 6-10/11/12", "bytes 0-1/9223372036854775807",
+        "bytes 1234567890123456789-1234567890123456789/*", "bytes 0-99999999999999999999999999/*", "bytes\u{0}0-1/2",
+        "BYTE\u{13} 0-1/2",
+    ])
+    func refusesAnythingElse(value: String) {
+        #expect(ContentRange(value) == nil)
+    }
+}
+
+/// The partial file a `GET` download's attempt leaves when its body breaks off, and its record.
+@Suite struct PartialFileTests {
+    private let url = "https://api.example.com/video"
+
+    /// What `Resuming` hands the transport for an attempt of a download of ``url`` to `destination`.
+    private func transfer(to destination: URL) throws -> Transfer {
+        var transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+        transfer.resume = Resume(url: url)
+        return transfer
+    }
+
+    /// A body of `head` that breaks off with `error` after `hello `.
+    private func breakOff(_ head: Response, to destination: URL, with error: any Error) throws {
+        var body = try ArrivingBody(
+            status: head.statusCode, expectedLength: nil, maxBodySize: nil, for: try transfer(to: destination),
+            head: head)
+        _ = try body.append(.data(Data("hello ".utf8)))
+        body.breakOff(error)
+    }
+
+    @Test func bodyThatBreaksOffKeepsItsPartialFileBesideARecordOfItsResponse() throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let head = Response(statusCode: 200, headers: ["ETag": #""v1""#, "Content-Length": "11"])
+
+        try breakOff(head, to: destination, with: URLError(.networkConnectionLost))
+
+        #expect(try files(in: directory) == [".f.partial", ".f.resume"])
+        #expect(try Data(contentsOf: directory.appendingPathComponent(".f.partial")) == Data("hello ".utf8))
+        let record = ResumeRecord.read(at: directory.appendingPathComponent(".f.resume"))
+        #expect(record == ResumeRecord(url: url, validator: #""v1""#, total: 11))
+        #expect(Resume.found(for: destination, url: url) == Resume(url: url, offset: 6, validator: #""v1""#))
+        #expect(Resume.found(for: destination, url: url + "?other") == nil)
+    }
+
+    @Test(arguments: [
+        WebserviceError(.bodyTooLarge(limit: 6)) as any Error, URLError(.cannotWriteToFile) as any Error,
+    ])
+    func bodyThatFailsByItsOwnFaultLeavesNothing(error: any Error) throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let head = Response(statusCode: 200, headers: ["ETag": #""v1""#])
+
+        try breakOff(head, to: directory.appendingPathComponent("f"), with: error)
+
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @Test(arguments: [
+        [:], ["ETag": #"W/"v1""#], ["ETag": #""v1""#, "Content-Encoding": "gzip"], ["ETag": "unquoted"],
+        ["Last-Modified": "Tue, 15 Nov 1994 08:12:31 GMT\r\nX-Injected: 1"],
+    ])
+    func responseWithoutAStrongValidatorOrWithAContentCodingLeavesNothing(headers: [String: String]) throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let head = Response(statusCode: 200, headers: headers)
+        try breakOff(head, to: directory.appendingPathComponent("f"), with: URLError(.networkConnectionLost))
+
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @Test func weakETagGivesWayToLastModified() {
+        let date = "Tue, 15 Nov 1994 08:12:31 GMT"
+        #expect(
+            Resume.validator(of: Response(statusCode: 200, headers: ["ETag": #"W/"v1""#, "Last-Modified": date]))
+                == date)
+        #expect(
+            Resume.validator(of: Response(statusCode: 200, headers: ["ETag": #""v1""#, "Last-Modified": date]))
+                == #""v1""#)
+    }
+
+    @Test func bodyThatBreaksOffBeforeItsFirstByteLeavesNothing() throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let head = Response(statusCode: 200, headers: ["ETag": #""v1""#])
+        var body = try ArrivingBody(
+            status: 200, expectedLength: nil, maxBodySize: nil,
+            for: try transfer(to: directory.appendingPathComponent("f")), head: head)
+
+        body.breakOff(URLError(.networkConnectionLost))
+
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @Test func secondLoadOfTheSameDestinationWritesAFileOfItsOwn() throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let held = try #require(PartialFile(resumableFor: destination))
+        #expect(PartialFile(resumableFor: destination) == nil, "the lock is exclusive")
+
+        var body = try ArrivingBody(
+            status: 200, expectedLength: nil, maxBodySize: nil, for: try transfer(to: destination),
+            head: Response(statusCode: 200, headers: ["ETag": #""v1""#]))
+        _ = try body.append(.data(Data("hello".utf8)))
+
+        let names = try files(in: directory)
+        #expect(names.count == 2 && names.contains(".f.partial") && names.contains { $0.hasSuffix(".download") })
+        #expect(held.size == 0)
+        body.breakOff(URLError(.networkConnectionLost))
+        held.remove()
+        #expect(try files(in: directory).isEmpty)
+    }
+}
+
+/// A `GET` download that resumes its partial file through the pipeline: what it sends, what it does with each answer,
+/// and what it leaves on disk.
+@Suite struct ResumingTests {
+    private static let text = "hello world"
+    private let url = baseURL.appendingPathComponent("video")
+
+    /// `text` whole, with `etag`, its body breaking off after `hello ` when `breaks`.
+    private static func whole(_ text: String = text, etag: String = #""v1""#, breaks: Bool = false) -> Downloads.Answer
+    {
+        Downloads.Answer(
+            status: 200, headers: ["ETag": etag, "Content-Length": "\(text.utf8.count)"],
+            chunks: breaks ? [String(text.prefix(6))] : [String(text.prefix(6)), String(text.dropFirst(6))],
+            breaks: breaks)
+    }
+
+    /// The rest of ``text`` from the offset `request` asks for, as a server that honours `Range` and `If-Range`.
+    private static func rest(for request: URLRequest) -> Downloads.Answer {
+        guard let range = request.value(forHTTPHeaderField: "Range"),
+            request.value(forHTTPHeaderField: "If-Range") == #""v1""#,
+            let start = Int(range.dropFirst("bytes=".count).dropLast())
+        else { return whole() }
+        let count = text.utf8.count
+        return Downloads.Answer(
+            status: 206,
+            headers: ["ETag": #""v1""#, "Content-Range": "bytes \(start)-\(count - 1)/\(count)"],
+            chunks: [String(text.dropFirst(start))])
+    }
+
+    /// Loads a download of ``url`` into a new directory's `f` with `webservice` twice, the first load failing, and
+    /// returns the second's file and the directory's names after each.
+    private func loadTwice(_ downloads: Downloads, _ webservice: Webservice? = nil, progress: ProgressLog? = nil)
+        async throws -> (String, [String], [String])
+    {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let webservice = webservice ?? Webservice(transport: downloads)
+        var download = Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f"))
+        let failure = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
+        #expect((failure.underlyingError as? URLError)?.code == .networkConnectionLost)
+        let between = try files(in: directory)
+        download.progress = progress?.receiver
+        let saved = try await webservice.load(download)
+        return (String(decoding: try Data(contentsOf: saved), as: UTF8.self), between, try files(in: directory))
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func nextLoadAsksForTheRestAndAppendsItWithProgressFromTheOffset() async throws {
+        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
+        }
+        let events = EventLog()
+        let progress = ProgressLog()
+
+        let (text, between, after) = try await loadTwice(
+            downloads, Webservice(transport: downloads, observer: events.observer), progress: progress)
+
+        #expect(text == Self.text)
+        #expect(between == [".f.partial", ".f.resume"])
+        #expect(after == ["f"])
+        let second = try #require(await downloads.requests.all.last)
+        #expect(second.value(forHTTPHeaderField: "Range") == "bytes=6-")
+        #expect(second.value(forHTTPHeaderField: "If-Range") == #""v1""#)
+        #expect(second.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
+        let sent = events.events.filter { if case .sent = $0.kind { true } else { false } }
+        #expect(sent.last?.cURLDescription.contains("Range: bytes=6-") == true)
+        #expect(progress.reports == [TransferProgress(direction: .download, bytes: 11, expectedBytes: 11)])
+    }
+
+    @Test func serverThatIgnoresTheRangeRestartsFromZero() async throws {
+        let downloads = Downloads { _, number in Self.whole(breaks: number == 1) }
+
+        let (text, _, after) = try await loadTwice(downloads)
+
+        #expect(text == Self.text)
+        #expect(after == ["f"])
+        #expect(await downloads.requests.all.last?.value(forHTTPHeaderField: "Range") == "bytes=6-")
+    }
+
+    @Test func changedValidatorRestartsWithTheNewBody() async throws {
+        // As a server answers an `If-Range` that no longer matches: the whole new representation.
+        let downloads = Downloads { _, number in
+            number == 1 ? Self.whole(breaks: true) : Self.whole("HELLO WORLD", etag: #""v2""#)
+        }
+
+        let (text, _, after) = try await loadTwice(downloads)
+
+        #expect(text == "HELLO WORLD")
+        #expect(after == ["f"])
+    }
+
+    @Test(arguments: [
+        Downloads.Answer(status: 416, headers: ["Content-Range": "bytes */11"]),
+        Downloads.Answer(status: 206, headers: ["Content-Range": "bytes 0-10/11"], chunks: ["hello world"]),
+        Downloads.Answer(
+            status: 206, headers: ["Content-Range": "bytes 6-10/11", "ETag": #""v2""#], chunks: ["WORLD"]),
+        Downloads.Answer(
+            status: 206, headers: ["Content-Range": "bytes 6-10/11", "Content-Encoding": "gzip"], chunks: ["world"]),
+        Downloads.Answer(status: 206, headers: ["Content-Range": "bytes 6-10/99999999999999999999"], chunks: ["world"]),
+    ])
+    func answerThatCantResumeDropsThePartialFileAndSendsTheRequestAgain(refusal: Downloads.Answer) async throws {
+        let downloads = Downloads { _, number in
+            switch number {
+            case 1: Self.whole(breaks: true)
+            case 2: refusal
+            default: Self.whole()
+            }
+        }
+
+        let (text, _, after) = try await loadTwice(downloads)
+
+        #expect(text == Self.text)
+        #expect(after == ["f"])
+        let sent = await downloads.requests.all
+        #expect(sent.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=6-", nil])
+        #expect(sent.last?.value(forHTTPHeaderField: "If-Range") == nil)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func retryPolicyResumesABrokenDownloadWithinOneLoad() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
+        }
+        var retry = RetryPolicy()
+        retry.sleep = VirtualClock().sleep
+        let webservice = Webservice(transport: downloads, middleware: [retry])
+
+        let saved = try await webservice.load(
+            Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f")))
+
+        #expect(try Data(contentsOf: saved) == Data(Self.text.utf8))
+        #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=6-"])
+        #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test func weakETagIsNeverSentAsIfRange() async throws {
+        let date = "Tue, 15 Nov 1994 08:12:31 GMT"
+        let downloads = Downloads { request, number in
+            var answer = Self.whole(etag: #"W/"v1""#, breaks: number == 1)
+            answer.headers["Last-Modified"] = date
+            return answer
+        }
+
+        _ = try await loadTwice(downloads)
+
+        #expect(await downloads.requests.all.last?.value(forHTTPHeaderField: "If-Range") == date)
+    }
+
+    @Test func partialFileOfAnotherURLIsNotResumed() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let downloads = Downloads { _, number in Self.whole(breaks: number == 1) }
+        let webservice = Webservice(transport: downloads)
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
+        }
+
+        _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
+
+        #expect(await downloads.requests.all.last?.value(forHTTPHeaderField: "Range") == nil)
+        #expect(try Data(contentsOf: destination) == Data(Self.text.utf8))
+        #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test func loadThatFindsThePartialFileHeldWritesAFileOfItsOwn() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
+        }
+        let webservice = Webservice(transport: downloads)
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
+        }
+        let held = try #require(PartialFile(resumableFor: destination), "as another load of the destination holds it")
+
+        _ = try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
+
+        #expect(try Data(contentsOf: destination) == Data(Self.text.utf8))
+        #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=6-", nil])
+        #expect(held.size == 6, "the held file is left as it was")
+        held.remove()
+        #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test func downloadThatIsntAGetIsNotResumed() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let downloads = Downloads { _, _ in Self.whole(breaks: true) }
+        let download = Resource<URL>(
+            url: url, method: .post(Data()), downloadingTo: directory.appendingPathComponent("f"))
+
+        await #expect(throws: WebserviceError.self) { try await Webservice(transport: downloads).load(download) }
+
+        #expect(try files(in: directory).isEmpty)
+    }
+}
+
+/// A server of downloads scripted request by request: each answer is a status, header fields and the body's chunks,
+/// after which the body ends or breaks off with `URLError(.networkConnectionLost)`.
+struct Downloads: Transport {
+    /// One answer.
+    struct Answer: Sendable {
+        var status = 200
+        var headers: [String: String] = [:]
+        var chunks: [String] = []
+        var breaks = false
+    }
+
+    /// The requests it received, in order.
+    let requests = Notes<URLRequest>()
+    /// The answer to a request, given its number from 1.
+    let answer: @Sendable (URLRequest, Int) -> Answer
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        throw URLError(.unsupportedURL)
+    }
+
+    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        await requests.append(request)
+        let answer = answer(request, await requests.all.count)
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        for chunk in answer.chunks { writer.yield(Data(chunk.utf8)) }
+        writer.finish(throwing: answer.breaks ? URLError(.networkConnectionLost) : nil)
+        return (Response(statusCode: answer.status, headers: answer.headers, url: request.url), ResponseBody(chunks))
+    }
+}
