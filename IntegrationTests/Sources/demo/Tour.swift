@@ -35,6 +35,7 @@ struct Tour {
         await delete(renamed ?? created)
         await recoverFromOutage()
         await transferFiles()
+        await resumeDownload()
         await stream()
         return true
     }
@@ -128,6 +129,31 @@ struct Tour {
                 throw StepFailure("the last progress was \(String(describing: last))")
             }
             return ((), "the server received 8 MiB read from disk; progress reported \(count) times, up to 100 %")
+        }
+    }
+
+    /// Downloads 8 MiB that the server cuts off at 4 MiB: the ``RetryPolicy``'s second attempt resumes with `Range`
+    /// from the bytes that arrived, and the server's count shows that none were sent twice.
+    private mutating func resumeDownload() async {
+        struct Sent: Decodable { var bytes: Int, requests: Int }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("resourcekit-demo-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let seed = URLQueryItem(name: "seed", value: String(UInt32.random(in: 1...UInt32.max)))
+        var download = Resource<URL>(url: baseURL.appendingPathComponent("transfers/file"), downloadingTo: file)
+        download.queryItems = [
+            URLQueryItem(name: "bytes", value: "\(8 << 20)"), URLQueryItem(name: "cut", value: "\(4 << 20)"), seed,
+        ]
+        var sent = Resource<Sent>(get: baseURL.appendingPathComponent("transfers/file/sent"))
+        sent.queryItems = [seed]
+        _ = await transcript.step(label(download, "cut off at 4 MiB")) { [webservice, download, sent] in
+            let saved = try await webservice.load(download)
+            let size = try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int
+            guard size == 8 << 20 else { throw StepFailure("expected 8 MiB on disk, found \(size ?? 0) bytes") }
+            let server = try await webservice.load(sent)
+            guard server.requests == 2, server.bytes == 8 << 20 else {
+                throw StepFailure("the server sent \(server.bytes) bytes in \(server.requests) requests")
+            }
+            return ((), "resumed from 4 MiB on the retry: 8 MiB on disk, none of it sent twice")
         }
     }
 
