@@ -1,0 +1,242 @@
+import Foundation
+import ResourceKitTesting
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``ResponseCache`` in a directory: what one process stores, the next one serves, in the order of use.
+///
+/// Each test opens caches on a directory of its own, and "relaunches" by letting one cache go and opening another on
+/// the same directory. The server answers each request with its number, so a repeated number is a stored response.
+@Suite struct PersistentCacheTests {
+    private let server = CountingServer()
+    private let folder = CacheFolder()
+
+    @Test func responseStoredBeforeARelaunchAnswersAfterIt() async throws {
+        defer { folder.delete() }
+        let headers = ["Cache-Control": "max-age=3600", "Content-Type": "text/plain", "ETag": "\"v1\""]
+        do {
+            let service = try folder.service(server: server, status: 203, headers: headers)
+            #expect(try await service.load(numbered()) == "1")
+        }
+        let service = try folder.service(server: server, status: 203, headers: headers)
+        let rejecting = numbered().map { _ -> String in throw CocoaError(.coderReadCorrupt) }
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(rejecting) }
+        let response = try requireCase(\.parsing, of: error).response
+        #expect(response.statusCode == 203)
+        #expect(response.headers.count == headers.count)
+        for (name, value) in headers { #expect(response.value(forHTTPHeaderField: name) == value) }
+        #expect(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespaces) == "1")
+        #expect(response.body.count == 300)
+        #expect(await server.count == 1)
+    }
+
+    @Test func leastRecentlyUsedResponseIsDroppedFirstAfterARelaunch() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a", "b", "c"], server: server)
+        do {
+            // A use before the relaunch: b is now the least recently used.
+            #expect(try await folder.service(server: server).load(numbered("a")) == "1")
+        }
+        let service = try folder.service(server: server, byteLimit: size * 7 / 2)
+        #expect(try await service.load(numbered("d")) == "4")
+        #expect(await service.cache?.count == 3)
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(try await service.load(numbered("c")) == "3")
+        #expect(try await service.load(numbered("d")) == "4")
+        #expect(try await service.load(numbered("b")) == "5")
+    }
+
+    @Test func smallerLimitAtOpenDropsTheLeastRecentlyUsed() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a", "b", "c"], server: server)
+        do {
+            #expect(try await folder.service(server: server).load(numbered("a")) == "1")
+        }
+        let service = try folder.service(server: server, byteLimit: size * 5 / 2)
+        #expect(await service.cache?.count == 2)
+        #expect(await service.cache?.byteCount == size * 2)
+        #expect(folder.entryFiles.count == 2)
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(try await service.load(numbered("c")) == "3")
+        #expect(try await service.load(numbered("b")) == "4")
+    }
+
+    @Test func filesOnDiskStayWithinTheByteLimit() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a"], server: server)
+        let service = try folder.service(server: server, byteLimit: size * 7 / 2)
+        for path in ["b", "c", "d", "e", "f", "g"] { _ = try await service.load(numbered(path)) }
+        #expect(await service.cache?.count == 3)
+        #expect(await service.cache?.byteCount == size * 3)
+        #expect(folder.entryFiles.count == 3)
+        #expect(folder.entryFiles.reduce(0) { $0 + folder.size(of: $1) } == size * 3)
+    }
+
+    @Test func responseLargerThanTheLimitIsNotWritten() async throws {
+        defer { folder.delete() }
+        let service = try folder.service(server: server, byteLimit: 300)
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(try await service.load(numbered("a")) == "2")
+        #expect(folder.entryFiles.isEmpty)
+    }
+
+    @Test func removeAllDeletesEveryFile() async throws {
+        defer { folder.delete() }
+        let service = try folder.service(server: server)
+        for path in ["a", "b", "c"] { _ = try await service.load(numbered(path)) }
+        #expect(folder.entryFiles.count == 3)
+        try await service.cache?.removeAll()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+        #expect(await service.cache?.count == 0)
+        #expect(await service.cache?.byteCount == 0)
+        #expect(try await service.load(numbered("a")) == "4")
+    }
+
+    @Test func successfulPostDropsEveryVariantOfItsURLFromDisk() async throws {
+        defer { folder.delete() }
+        do {
+            let service = try folder.service(server: server)
+            #expect(try await service.load(numbered("feed", headers: ["X-Variant": "1"])) == "1")
+            #expect(try await service.load(numbered("feed", headers: ["X-Variant": "2"])) == "2")
+            #expect(try await service.load(numbered("other")) == "3")
+            _ = try await service.load(numbered("feed", method: .post(Data())))
+            #expect(folder.entryFiles.count == 1)
+        }
+        let service = try folder.service(server: server)
+        #expect(try await service.load(numbered("feed", headers: ["X-Variant": "1"])) == "5")
+        #expect(try await service.load(numbered("feed", headers: ["X-Variant": "2"])) == "6")
+        #expect(try await service.load(numbered("other")) == "3")
+    }
+}
+
+/// The directory of a persistent cache: private to the user, cleaned of what a crash left, and used by one cache at a
+/// time.
+@Suite struct CacheDirectoryTests {
+    private let server = CountingServer()
+    private let folder = CacheFolder()
+
+    @Test func directoryAndFilesArePrivateToTheUser() async throws {
+        defer { folder.delete() }
+        _ = try await folder.service(server: server).load(numbered())
+        #expect(folder.permissions(of: folder.url) == 0o700)
+        let files = folder.entryFiles
+        #expect(files.count == 1)
+        for file in files { #expect(folder.permissions(of: folder.url.appendingPathComponent(file)) == 0o600) }
+    }
+
+    @Test func temporaryFilesACrashLeftAreDeletedAtOpenAndOtherFilesKept() async throws {
+        defer { folder.delete() }
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        try Data("half an entry".utf8).write(to: folder.url.appendingPathComponent(".tmp-0123abcd"))
+        try Data("the caller's".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
+        _ = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["notes.txt"])
+    }
+
+    @Test func linkUnderAnEntrysNameIsNotFollowed() async throws {
+        defer { folder.delete() }
+        _ = try await folder.service(server: server).load(numbered())
+        let name = try #require(folder.entryFiles.first)
+        let target = folder.url.deletingLastPathComponent().appendingPathComponent("target")
+        try FileManager.default.moveItem(at: folder.url.appendingPathComponent(name), to: target)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent(name), withDestinationURL: target)
+        let service = try folder.service(server: server)
+        #expect(await service.cache?.count == 0)
+        #expect(try await service.load(numbered()) == "2")
+        #expect(FileManager.default.fileExists(atPath: target.path))
+    }
+
+    @Test func secondCacheOnTheSameDirectoryThrowsUntilTheFirstIsGone() throws {
+        defer { folder.delete() }
+        do {
+            let first = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+            let error = try #require(throws: CocoaError.self) {
+                try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+            }
+            #expect(error.code == .fileLocking)
+            #expect(error.localizedDescription.contains("Another ResponseCache"))
+            withExtendedLifetime(first) {}
+        }
+        _ = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+    }
+
+    @Test func directoryThatCantBeCreatedThrows() throws {
+        defer { folder.delete() }
+        try FileManager.default.createDirectory(
+            at: folder.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: folder.url)  // a file where the directory should be
+        #expect(throws: CocoaError.self) { try ResponseCache(directory: folder.url, byteLimit: 1_000_000) }
+    }
+}
+
+/// A folder of its own for a test's cache, under the temporary directory, with what tests check in it.
+struct CacheFolder {
+    /// The cache's directory, which doesn't exist yet.
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("resourcekit-disk-\(UUID().uuidString)").appendingPathComponent("cache")
+
+    /// A web service with a cache in this folder, whose server answers `status` with `headers` and its number padded
+    /// to `bodyLength` bytes.
+    func service(
+        server: CountingServer,
+        byteLimit: Int = 1_000_000,
+        status: Int = 200,
+        headers: [String: String] = ["Cache-Control": "max-age=3600"],
+        bodyLength: Int = 300
+    ) throws -> Webservice {
+        Webservice(
+            transport: StubTransport.answering(
+                .computed { request in
+                    let number = String(await server.answer(request))
+                    let body = number.padding(toLength: bodyLength, withPad: " ", startingAt: 0)
+                    return .status(status, headers: headers, body: Data(body.utf8))
+                }),
+            cache: try ResponseCache(directory: url, byteLimit: byteLimit))
+    }
+
+    /// Stores responses for `paths`, one after the other, in a cache that closes again; returns the bytes each takes.
+    func fill(_ paths: [String], server: CountingServer) async throws -> Int {
+        let service = try service(server: server)
+        for path in paths { _ = try await service.load(numbered(path)) }
+        return await (service.cache?.byteCount ?? 0) / paths.count
+    }
+
+    /// The names of the entries' files.
+    var entryFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The size of the file `name` in the directory.
+    func size(of name: String) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)
+        return (attributes?[.size] as? Int) ?? -1
+    }
+
+    /// The permission bits of the file or directory at `url`.
+    func permissions(of url: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes?[.posixPermissions] as? Int) ?? -1
+    }
+
+    /// Deletes the folder.
+    func delete() {
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+}
+
+/// The resource for `…/path`, whose model is the server's answer number.
+func numbered(
+    _ path: String = "feed",
+    method: HTTPMethod<Data> = .get,
+    headers: [String: String] = [:]
+) -> Resource<String> {
+    Resource(url: baseURL.appendingPathComponent(path), method: method, headers: headers) { data in
+        String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
+}
