@@ -240,3 +240,82 @@ func numbered(
         String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 }
+
+/// The issue's figures for a persistent cache of 10 000 entries of 2 KB: writing them, reopening the directory (its
+/// wall time and the process's peak memory), and a lookup from disk against one from memory.
+///
+/// Not a timed assertion: it prints the figures, and runs only with `RESOURCEKIT_MEASURE_DISK_CACHE=1`. The writing
+/// and the reopening each run in a fresh child process, so that the peak memory is the reopen's alone.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["RESOURCEKIT_MEASURE_DISK_CACHE"] != nil))
+struct PersistentCacheMeasurements {
+    static let entries = 10_000
+
+    @Test func tenThousandEntriesWrittenAndReopened() async throws {
+        let folder = CacheFolder()
+        defer { folder.delete() }
+        let path = folder.url.path
+        // In a child, each call runs its work only if it is the child's case.
+        let written = try await ChildProcess.run("write", argument: path) { try await Self.write() }
+        let reopened = try await ChildProcess.run("reopen", argument: path) { try await Self.reopen() }
+        guard let written, let reopened else { return }
+        #expect(written.exitedNormally, "\(written.output)")
+        #expect(reopened.exitedNormally, "\(reopened.output)")
+        print("PersistentCacheMeasurements: \(written.result ?? "-"); \(reopened.result ?? "-")")
+    }
+
+    /// A web service whose server answers every request with a fresh 2 KB body, and whose cache is `cache`.
+    private static func service(_ cache: ResponseCache) -> Webservice {
+        let body = Data(repeating: 0x61, count: 2_048)
+        return Webservice(
+            transport: StubTransport.answering(.status(200, headers: ["Cache-Control": "max-age=3600"], body: body)),
+            cache: cache)
+    }
+
+    /// The resource of entry `index`.
+    private static func entry(_ index: Int) -> Resource<Data> {
+        Resource(url: baseURL.appendingPathComponent(String(index)), parse: { $0 })
+    }
+
+    /// Stores the entries in the cache in the child's directory.
+    private static func write() async throws -> String {
+        let directory = URL(fileURLWithPath: ChildProcess.argument ?? "")
+        let cache = try ResponseCache(directory: directory, byteLimit: 100_000_000)
+        let service = service(cache)
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            for index in 0..<entries { _ = try await service.load(entry(index)) }
+        }
+        let bytes = await cache.byteCount
+        return "wrote \(entries) entries (\(bytes) bytes of files) in \(elapsed)"
+    }
+
+    /// Reopens the cache in the child's directory and looks entries up, from disk and then from a cache in memory.
+    private static func reopen() async throws -> String {
+        let directory = URL(fileURLWithPath: ChildProcess.argument ?? "")
+        let clock = ContinuousClock()
+        let before = processMemory("VmHWM")
+        let start = clock.now
+        let cache = try ResponseCache(directory: directory, byteLimit: 100_000_000)
+        let opening = clock.now - start
+        let afterOpen = processMemory("VmHWM")
+        let offline = Webservice(
+            transport: StubTransport.answering(.failure(.notConnectedToInternet)), cache: cache)
+        let count = await cache.count
+        let first = try await clock.measure { _ = try await offline.load(entry(4_321)) }
+        let indices = (0..<1_000).map { _ in Int.random(in: 0..<entries) }
+        let disk = try await clock.measure { for index in indices { _ = try await offline.load(entry(index)) } }
+        let memory = service(ResponseCache(byteLimit: 100_000_000))
+        for index in indices { _ = try await memory.load(entry(index)) }
+        let inMemory = try await clock.measure { for index in indices { _ = try await memory.load(entry(index)) } }
+        return "reopened \(count) entries in \(opening), peak memory \(before ?? 0) kB before opening, "
+            + "\(afterOpen ?? 0) kB after, \(processMemory("VmHWM") ?? 0) kB after the lookups; first lookup \(first), "
+            + "1 000 random lookups from disk \(disk), the same from memory \(inMemory)"
+    }
+}
+
+/// A field of `/proc/self/status` in kB, such as `VmHWM` (the most resident memory yet); `nil` without that file.
+func processMemory(_ field: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+    return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+}
