@@ -147,6 +147,8 @@ import Testing
             let temporary = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
                 .filter { $0.hasPrefix(".tmp-") }.count
             let (served, corrupt) = try await Self.loadEveryEntry(in: folder.url)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasPrefix(".") })
             #expect(corrupt == 0)
             #expect(served > 0)
             report.append("run \(run): \(served) served, \(corrupt) corrupt, \(temporary) temporary files left")

@@ -79,7 +79,7 @@ enum CacheFile {
         guard size >= headLength else { throw Corrupt() }
         var head = Reader(try readBytes(descriptor, count: headLength, at: 0))
         guard try head.uint32() == magic, try head.uint32() == version else { throw Corrupt() }
-        let metadataLength = Int(try head.uint32())
+        let metadataLength = try head.length()
         let metadataChecksum = try head.uint64()
         let bodyLength = try head.uint64()
         let bodyChecksum = try head.uint64()
@@ -91,11 +91,11 @@ enum CacheFile {
         var metadata = Reader(metadataBytes)
         guard try metadata.text().elementsEqual(key) else { throw Corrupt() }
         let stored = Double(bitPattern: try metadata.uint64())
-        let statusCode = Int(Int64(bitPattern: try metadata.uint64()))
-        guard stored.isFinite, (100...999).contains(statusCode),
+        let status = Int64(bitPattern: try metadata.uint64())
+        guard stored.isFinite, (100...999).contains(status),
             let url = URL(string: String(decoding: try metadata.text(), as: UTF8.self))
         else { throw Corrupt() }
-        let fieldCount = Int(try metadata.uint32())
+        let fieldCount = try metadata.length()
         // Each field takes at least 8 bytes: a count the bytes can't hold is rejected before the loop runs.
         guard fieldCount <= metadata.remaining / 8 else { throw Corrupt() }
         var headers: [String: String] = [:]
@@ -110,7 +110,7 @@ enum CacheFile {
         guard xxh64(body) == bodyChecksum else { throw Corrupt() }
         guard
             let response = ResponseCache.StoredResponse(
-                Response(statusCode: statusCode, headers: headers, body: body, url: url))
+                Response(statusCode: Int(status), headers: headers, body: body, url: url))
         else { throw Corrupt() }
         return ResponseCache.Entry(response: response, stored: Date(timeIntervalSinceReferenceDate: stored))
     }
@@ -182,9 +182,15 @@ enum CacheFile {
             try number(of: 8)
         }
 
+        /// A length of 32 bits, as an `Int`.
+        mutating func length() throws -> Int {
+            guard let length = Int(exactly: try uint32()) else { throw Corrupt() }
+            return length
+        }
+
         /// A length of 32 bits, then that many bytes.
         mutating func text() throws -> ArraySlice<UInt8> {
-            let length = Int(try uint32())
+            let length = try self.length()
             guard length <= remaining else { throw Corrupt() }
             defer { offset += length }
             return bytes[offset..<offset + length]

@@ -262,15 +262,15 @@ final class CacheDirectory: Sendable {
     /// or something else, such as a link.
     func regularFile(_ name: String) -> (size: Int, modified: Int64)? {
         var status = stat()
-        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return nil
-        }
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG,
+            let size = Int(exactly: status.st_size)
+        else { return nil }
         #if canImport(Darwin)
             let modified = status.st_mtimespec
         #else
             let modified = status.st_mtim
         #endif
-        return (Int(status.st_size), Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec))
+        return (size, Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec))
     }
 
     /// Reads the regular file `name` with `read`, which gets its descriptor and size, then sets its modification time
@@ -283,8 +283,8 @@ final class CacheDirectory: Sendable {
         guard file >= 0 else { throw CacheFile.Corrupt() }
         defer { close(file) }
         var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw CacheFile.Corrupt() }
-        let size = Int(status.st_size)
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: status.st_size)
+        else { throw CacheFile.Corrupt() }
         let result = try read(file, size)
         Self.setModified(file, to: used)
         return (result, size)
@@ -317,7 +317,8 @@ final class CacheDirectory: Sendable {
     /// Sets the access and modification times of `file` to `nanoseconds` since 1970; `false` when it can't.
     @discardableResult
     private static func setModified(_ file: Int32, to nanoseconds: Int64) -> Bool {
-        let time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        let time = timespec(
+            tv_sec: .init(clamping: nanoseconds / 1_000_000_000), tv_nsec: .init(nanoseconds % 1_000_000_000))
         return [time, time].withUnsafeBufferPointer { futimens(file, $0.baseAddress) } == 0
     }
 
