@@ -329,15 +329,3 @@ final class CacheDirectory: Sendable {
             code, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(reason): \(cause)."])
     }
 }
-
-/// Writes all of `bytes` to `file`; `false` when it can't.
-private func writeAll(_ file: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var written = 0
-    while written < bytes.count, let start = bytes.baseAddress {
-        let result = write(file, start + written, bytes.count - written)
-        if result < 0 && errno == EINTR { continue }
-        guard result > 0 else { return false }
-        written += result
-    }
-    return true
-}
