@@ -51,7 +51,7 @@ import Testing
         _ = try await folder.fill(["b"], server: server)
         let b = try #require(folder.entryFiles.first { $0 != a })
         try corruption.apply(a: folder.url.appendingPathComponent(a), b: folder.url.appendingPathComponent(b))
-        let service = try folder.service(server: server)
+        let service = try await folder.service(server: server)
         #expect(try await service.load(numbered("a")) == "3")
         #expect(try await service.load(numbered("a")) == "3")
         #expect(try await service.load(numbered("b")) == (corruption == .renamedFromAnotherEntry ? "4" : "2"))
