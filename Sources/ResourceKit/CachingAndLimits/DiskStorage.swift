@@ -65,7 +65,9 @@ struct DiskStorage: CacheStorage {
         guard files[name] != nil else { return nil }
         do {
             let (entry, size) = try directory.read(name.fileName, usedAt: nextUse()) { descriptor, size in
-                try CacheFile.read(descriptor, size: size, key: keyBytes)
+                // A file that grew past the limit since the open is not read into memory.
+                guard size <= byteLimit else { throw CacheFile.Corrupt() }
+                return try CacheFile.read(descriptor, size: size, key: keyBytes)
             }
             files.use(name)
             if let old = files[name], old != size {
@@ -73,6 +75,8 @@ struct DiskStorage: CacheStorage {
                 files.insert(size, for: name)
             }
             return entry
+        } catch is CacheDirectory.Unavailable {
+            return nil  // the process is out of descriptors or memory: the file is kept for later
         } catch {
             drop(name)
             return nil
@@ -205,6 +209,10 @@ struct EntryName: Hashable {
 /// process or another, fails to open the directory instead of sharing it; it goes with the descriptor, when the
 /// storage that holds this goes away or the process ends.
 final class CacheDirectory: Sendable {
+    /// A file that can't be opened for a reason of the moment, such as the process being out of descriptors: the
+    /// file itself may be fine.
+    struct Unavailable: Error {}
+
     /// The prefix of the name of a file being written.
     static let temporaryPrefix = ".tmp-"
     /// The directory's path, for messages.
@@ -276,11 +284,15 @@ final class CacheDirectory: Sendable {
     /// Reads the regular file `name` with `read`, which gets its descriptor and size, then sets its modification time
     /// to `used`; returns what `read` returned and the file's size.
     ///
-    /// - Throws: ``CacheFile/Corrupt`` when the file can't be opened or isn't a regular file, or what `read` throws.
+    /// - Throws: ``Unavailable`` when the process can't open a file now, ``CacheFile/Corrupt`` when the file can't be
+    ///   opened or isn't a regular file, or what `read` throws.
     func read<Result>(_ name: String, usedAt used: Int64, _ read: (Int32, Int) throws -> Result) throws -> (Result, Int)
     {
         let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard file >= 0 else { throw CacheFile.Corrupt() }
+        guard file >= 0 else {
+            if [EMFILE, ENFILE, ENOMEM, EINTR].contains(errno) { throw Unavailable() }
+            throw CacheFile.Corrupt()
+        }
         defer { close(file) }
         var status = stat()
         guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: status.st_size)
