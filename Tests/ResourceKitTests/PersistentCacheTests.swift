@@ -166,6 +166,21 @@ import Testing
         _ = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
     }
 
+    @Test func removeAllDeletesWhatItCanThenThrowsNamingWhatItCant() async throws {
+        defer { folder.delete() }
+        let service = try await folder.service(server: server)
+        for path in ["a", "b"] { _ = try await service.load(numbered(path)) }
+        // A directory under an entry's name: unlink(2) can't delete it.
+        let stuck = "0123456789abcdef-0123456789abcdef"
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent(stuck), withIntermediateDirectories: false)
+        let error = try await #require(throws: CocoaError.self) { try await service.cache?.removeAll() }
+        #expect(error.localizedDescription.contains(stuck))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [stuck])
+        #expect(await service.cache?.count == 0)
+        #expect(try await service.load(numbered("a")) == "3")
+    }
+
     @Test func directoryThatCantBeCreatedThrows() throws {
         defer { folder.delete() }
         try FileManager.default.createDirectory(
