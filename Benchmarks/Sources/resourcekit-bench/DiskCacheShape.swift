@@ -1,6 +1,10 @@
 import Foundation
 import ResourceKit
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `ResponseCache(directory:)`: a stored response served from disk, against one served from memory and against the
 /// same load from the server, for a 2 KB body (`small.json`) and a 5 MB one (`big5.bin`).
 ///
@@ -42,5 +46,47 @@ enum DiskCacheShape {
                         raw: Samples(values: samples[other] ?? []), better: .lower, target: target))
             }
         }
+        try await reopen(options: options, report: report)
+    }
+
+    /// The time to open a directory of 10 000 entries of 2 KB: listing it and reading each file's size and time.
+    private static func reopen(options: Options, report: Report) async throws {
+        let entries = 10_000
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("resourcekit-bench-reopen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let cache = try ResponseCache(directory: directory, byteLimit: 100_000_000)
+            let transport = CacheShape.InMemoryTransport(
+                small: Data(repeating: 0x61, count: 2_048), large: Data(),
+                response: try cacheableResponse(options.baseURL))
+            let webservice = Webservice(transport: transport, cache: cache)
+            for index in 0..<entries {
+                _ = try await webservice.load(Resource(url: options.url("entry/\(index)"), parse: { $0.count }))
+            }
+            guard await cache.count == entries else { throw BenchError("the cache didn't hold \(entries) entries") }
+        }
+        let clock = ContinuousClock()
+        var opens: [Double] = []
+        for _ in 0..<options.rounds {
+            opens.append(
+                try clock.measure { _ = try ResponseCache(directory: directory, byteLimit: 100_000_000) }.seconds
+                    * 1000)
+        }
+        let median = Samples(values: opens).median
+        print("   reopening \(entries) entries of 2 KB: \(Format.number(median, decimals: 1)) ms (median)")
+        report.addSummaryLine(
+            SummaryLine(
+                section: "Disk cache", shape: "reopen \(entries) entries (diagnostic)",
+                definition: "milliseconds", ratio: median, target: "-", passes: true, kind: .info))
+    }
+
+    /// A `200` response for `url` that may be stored for an hour.
+    private static func cacheableResponse(_ url: URL) throws -> HTTPURLResponse {
+        guard
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=3600"])
+        else { throw BenchError("can't make an HTTPURLResponse for \(url)") }
+        return response
     }
 }
