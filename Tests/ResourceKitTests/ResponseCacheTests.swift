@@ -512,7 +512,7 @@ private enum TestClock {
 }
 
 /// Numbers the requests it answers.
-private actor CountingServer {
+actor CountingServer {
     private(set) var count = 0
 
     func answer(_ request: URLRequest) -> Int {

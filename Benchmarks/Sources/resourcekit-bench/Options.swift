@@ -16,6 +16,8 @@ enum Section: String, CaseIterable, Sendable {
     case ahc
     case memory
     case cache
+    /// The persistent cache: a hit from disk against one from memory and a load from the server.
+    case diskcache
     /// Typed streams: JSON Lines and server-sent events through `Webservice.load(StreamingResource)`.
     case streams
     /// Instructions per load under callgrind: only with `--instructions`, as it takes minutes.
@@ -59,7 +61,7 @@ struct Options: Sendable {
 
     static let usage = """
         usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--instructions]
-                                 [--only parse|urlsession|ahc|memory|cache|streams|instructions|settings]
+                                 [--only parse|urlsession|ahc|memory|cache|diskcache|streams|instructions|settings]
                resourcekit-bench generate DIR [--jsonl-mib N]
 
         BASE_URL serves small.json, big.json, big5.bin, big2.bin, huge.bin, items.jsonl and events.sse (as made by

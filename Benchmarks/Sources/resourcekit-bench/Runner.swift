@@ -58,6 +58,9 @@ struct Runner {
         if options.sections.contains(.cache) {
             try await CacheShape.run(options: options, report: report)
         }
+        if options.sections.contains(.diskcache) {
+            try await DiskCacheShape.run(options: options, report: report)
+        }
         if options.sections.contains(.streams) {
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
                 try await StreamShapes.run(options: options, report: report)

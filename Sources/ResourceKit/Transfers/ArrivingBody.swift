@@ -281,15 +281,8 @@ struct PartialFile: Sendable {
 
     /// Appends `bytes` to the file.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let start = bytes.baseAddress else { return }
-        var written = 0
-        while written < bytes.count {
-            let result = write(descriptor, start + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw Self.failure(.cannotWriteToFile, "The download's file can't be written")
-            }
-            written += result
+        guard writeAll(descriptor, bytes) else {
+            throw Self.failure(.cannotWriteToFile, "The download's file can't be written")
         }
     }
 

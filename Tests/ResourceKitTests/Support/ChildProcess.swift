@@ -20,6 +20,12 @@ import Testing
 enum ChildProcess {
     /// The environment variable that names the case a child process runs.
     static let caseVariable = "RESOURCEKIT_CHILD_CASE"
+    /// The environment variable that carries the parent's `argument` to a child.
+    static let argumentVariable = "RESOURCEKIT_CHILD_ARGUMENT"
+
+    /// In a child, the `argument` its parent passed to ``run(_:argument:killedWhen:sourceLocation:_:)``, such as a
+    /// directory the test made.
+    static var argument: String? { ProcessInfo.processInfo.environment[argumentVariable] }
     /// How many seconds a child may run before it is killed, so a hang fails the test instead of stalling the run.
     ///
     /// It is not a measure of speed: a child that passes takes about a second.
@@ -46,8 +52,13 @@ enum ChildProcess {
 
     /// In the test run, runs `work` for `childCase` in a child process and returns how it went; in a child, runs
     /// `work` if the child is for `childCase`, reports its result, and returns `nil`.
+    ///
+    /// The child reads `argument` as ``argument``. The parent awaits `killedWhen`, if given, while the child runs; when
+    /// it returns, the child, if it is still running, is killed with `SIGKILL`, as a crash would end it.
     static func run(
         _ childCase: String,
+        argument: String? = nil,
+        killedWhen: (@Sendable () async -> Void)? = nil,
         sourceLocation: SourceLocation = #_sourceLocation,
         _ work: () async throws -> String
     ) async throws -> Outcome? {
@@ -65,16 +76,24 @@ enum ChildProcess {
         let test = try #require(Test.current, "ChildProcess.run needs a running test", sourceLocation: sourceLocation)
         // The ID names the suite and the function, such as `ResourceKitTests.Suite/test(arguments:)`.
         let id = test.id.description.split(separator: "/").prefix(2).joined(separator: "/")
-        return try await launch(filter: NSRegularExpression.escapedPattern(for: id), childCase: childCase)
+        let filter = NSRegularExpression.escapedPattern(for: id)
+        return try await launch(filter: filter, childCase: childCase, argument: argument, killedWhen: killedWhen)
     }
 
-    /// Starts this test binary for the tests `filter` matches, with `childCase` in the environment, and waits for it.
-    private static func launch(filter: String, childCase: String) async throws -> Outcome {
+    /// Starts this test binary for the tests `filter` matches, with `childCase` and `argument` in the environment,
+    /// kills it once `killedWhen` returns, and waits for it.
+    private static func launch(
+        filter: String,
+        childCase: String,
+        argument: String?,
+        killedWhen: (@Sendable () async -> Void)?
+    ) async throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
         var environment = ProcessInfo.processInfo.environment
         environment[caseVariable] = childCase
+        environment[argumentVariable] = argument
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash ends the child at once, without a long backtrace
         process.environment = environment
         let pipe = Pipe()
@@ -85,6 +104,13 @@ enum ChildProcess {
             // A child that has exited is never running again, so its id, which may be reused, is left alone.
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
+        let killer = killedWhen.map { killedWhen in
+            Task {
+                await killedWhen()
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+        }
+        defer { killer?.cancel() }
         // Reading and waiting block, so they happen on a Dispatch queue rather than on Swift's cooperative threads.
         let output = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

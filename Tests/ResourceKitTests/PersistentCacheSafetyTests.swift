@@ -1,0 +1,253 @@
+import Foundation
+import ResourceKitTesting
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A persistent cache's file that isn't whole and intact is dropped, never parsed: the load goes to the network.
+@Suite struct CorruptCacheFileTests {
+    private let server = CountingServer()
+    private let folder = CacheFolder()
+
+    /// What happens to the file of the entry for `…/a` while the cache is closed.
+    enum Corruption: String, CaseIterable {
+        case empty, truncatedHead, truncatedBody, extraByte, wrongMagic, wrongVersion, flippedChecksumByte
+        case flippedKeyByte, flippedBodyByte, hugeMetadataLength, hugeBodyLength, renamedFromAnotherEntry
+
+        /// Corrupts `a`, the file of `…/a`, where `b` is the file of `…/b`.
+        func apply(a: URL, b: URL) throws {
+            var bytes = [UInt8](try Data(contentsOf: a))
+            switch self {
+            case .empty: bytes = []
+            case .truncatedHead: bytes = Array(bytes.prefix(20))
+            case .truncatedBody: bytes.removeLast()
+            case .extraByte: bytes.append(0)
+            case .wrongMagic: bytes[0] ^= 0xFF
+            case .wrongVersion: bytes[4] = 2
+            case .flippedChecksumByte: bytes[12] ^= 0x01
+            case .flippedKeyByte: bytes[CacheFile.headLength + 10] ^= 0x01
+            case .flippedBodyByte: bytes[bytes.count - 1] ^= 0x01
+            case .hugeMetadataLength: bytes.replaceSubrange(8..<12, with: [0xF0, 0xFF, 0xFF, 0xFF])
+            case .hugeBodyLength:
+                bytes.replaceSubrange(20..<28, with: [0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+            case .renamedFromAnotherEntry:
+                try FileManager.default.removeItem(at: a)
+                try FileManager.default.moveItem(at: b, to: a)
+                return
+            }
+            try Data(bytes).write(to: a)
+        }
+    }
+
+    @Test(arguments: Corruption.allCases)
+    func corruptFileIsDroppedAndTheLoadGoesToTheNetwork(_ corruption: Corruption) async throws {
+        defer { folder.delete() }
+        _ = try await folder.fill(["a"], server: server)
+        let a = try #require(folder.entryFiles.first)
+        _ = try await folder.fill(["b"], server: server)
+        let b = try #require(folder.entryFiles.first { $0 != a })
+        try corruption.apply(a: folder.url.appendingPathComponent(a), b: folder.url.appendingPathComponent(b))
+        let service = try await folder.service(server: server)
+        #expect(try await service.load(numbered("a")) == "3")
+        #expect(try await service.load(numbered("a")) == "3")
+        #expect(try await service.load(numbered("b")) == (corruption == .renamedFromAnotherEntry ? "4" : "2"))
+        #expect(folder.entryFiles == [a, b].sorted())
+    }
+
+    @Test func everyFlippedByteIsDetected() throws {
+        defer { folder.delete() }
+        let (key, entry) = try sample(body: Data("a body".utf8))
+        do {
+            var storage = try DiskStorage(directory: folder.url, byteLimit: 1_000_000)
+            storage.insert(entry, for: key)
+        }
+        let name = try #require(folder.entryFiles.first)
+        let file = folder.url.appendingPathComponent(name)
+        let original = [UInt8](try Data(contentsOf: file))
+        var served: [Int] = []
+        for offset in original.indices {
+            var bytes = original
+            bytes[offset] ^= 0x01
+            try Data(bytes).write(to: file)
+            var storage = try DiskStorage(directory: folder.url, byteLimit: 1_000_000)
+            if storage.entry(for: key) != nil { served.append(offset) }
+            #expect(storage.count == 0)
+            #expect(folder.entryFiles.isEmpty)
+        }
+        #expect(served == [])
+    }
+
+    @Test func forgedFileWithRightChecksumsNeverCrashes() async throws {
+        // Every byte of the metadata set to other values, with its checksum made right again: what the parser sees
+        // from a file made on purpose. In a child process, so that a crash fails this test alone.
+        guard let child = try await ChildProcess.run("forged", { try forgeEveryMetadataByte() }) else { return }
+        #expect(child.exitedNormally, "\(child.output)")
+        #expect(child.result?.hasPrefix("forged ") == true, "\(child.output)")
+    }
+
+    /// Opens a cache on each forged variant of one entry's file and looks the entry up; returns how many it served.
+    private func forgeEveryMetadataByte() throws -> String {
+        defer { folder.delete() }
+        let (key, entry) = try sample(body: Data("a body".utf8))
+        do {
+            var storage = try DiskStorage(directory: folder.url, byteLimit: 1_000_000)
+            storage.insert(entry, for: key)
+        }
+        let file = folder.url.appendingPathComponent(try #require(folder.entryFiles.first))
+        let original = [UInt8](try Data(contentsOf: file))
+        var variants = 0
+        var served = 0
+        for offset in CacheFile.headLength..<original.count - entry.response.body.count {
+            for value in [0x00, 0xFF, 0x7F, original[offset] ^ 0x80] as [UInt8] where value != original[offset] {
+                var bytes = original
+                bytes[offset] = value
+                let metadata = bytes[CacheFile.headLength..<bytes.count - entry.response.body.count]
+                let checksum = xxh64(Array(metadata))
+                bytes.replaceSubrange(12..<20, with: (0..<8).map { UInt8(truncatingIfNeeded: checksum >> ($0 * 8)) })
+                try Data(bytes).write(to: file)
+                var storage = try DiskStorage(directory: folder.url, byteLimit: 1_000_000)
+                if storage.entry(for: key) != nil { served += 1 }
+                variants += 1
+            }
+        }
+        return "forged \(variants) variants, \(served) served"
+    }
+}
+
+/// A process killed while it writes to a persistent cache leaves no entry that the next one serves wrong.
+@Suite struct CacheCrashTests {
+    /// The entries the writer stores, over and over.
+    static let entries = 1_000
+
+    @Test func processKilledWhileWritingLeavesNoCorruptEntry() async throws {
+        var report: [String] = []
+        for run in 1...10 {
+            let folder = CacheFolder()
+            defer { folder.delete() }
+            // Killed once the directory holds a random number of entries, then a random moment later.
+            let filesBeforeKill = Int.random(in: 1...400)
+            let delay = Double.random(in: 0...0.3)
+            let kill: @Sendable () async -> Void = {
+                var polls = 0
+                while folder.entryFiles.count < filesBeforeKill, polls < 6_000 {
+                    try? await Task.sleep(for: .milliseconds(10))
+                    polls += 1
+                }
+                try? await Task.sleep(for: .seconds(delay))
+            }
+            let child = try await ChildProcess.run("writer", argument: folder.url.path, killedWhen: kill) {
+                try await Self.writeForever(in: URL(fileURLWithPath: ChildProcess.argument ?? ""))
+            }
+            guard let child else { return }
+            #expect(child.crashed, "the writer wasn't killed: \(child.output)")
+            let temporary = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+                .filter { $0.hasPrefix(".tmp-") }.count
+            let (served, corrupt) = try await Self.loadEveryEntry(in: folder.url)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasPrefix(".") })
+            #expect(corrupt == 0)
+            #expect(served > 0)
+            report.append("run \(run): \(served) served, \(corrupt) corrupt, \(temporary) temporary files left")
+        }
+        print("CacheCrashTests: " + report.joined(separator: "; "))
+    }
+
+    /// Stores the ``entries`` again and again in a cache in `directory`, each time with another body, until the
+    /// process is killed.
+    private static func writeForever(in directory: URL) async throws -> String {
+        let rounds = Rounds()
+        let service = Webservice(
+            transport: StubTransport.answering(
+                .computed { request in
+                    let index = Int(request.url?.lastPathComponent ?? "") ?? -1
+                    let body = Self.body(index: index, round: await rounds.next(index))
+                    return .status(200, headers: ["Cache-Control": "max-age=3600"], body: body)
+                }),
+            cache: try ResponseCache(directory: directory, byteLimit: 8_000_000))
+        while true {
+            for index in 0..<entries {
+                var resource = entry(index)
+                resource.headers["Cache-Control"] = "no-cache"  // to the server each time, and stored again
+                _ = try await service.load(resource)
+            }
+        }
+    }
+
+    /// Loads every entry from a cache opened on `directory`; returns how many the cache served and how many of those
+    /// weren't a body written for their entry.
+    private static func loadEveryEntry(in directory: URL) async throws -> (served: Int, corrupt: Int) {
+        let service = Webservice(
+            transport: StubTransport.answering(
+                .status(200, headers: ["Cache-Control": "no-store"], body: Data("network".utf8))),
+            cache: try ResponseCache(directory: directory, byteLimit: 8_000_000))
+        var served = 0
+        var corrupt = 0
+        for index in 0..<entries {
+            let body = try await service.load(entry(index))
+            guard body != Data("network".utf8) else { continue }
+            served += 1
+            let round = body.firstIndex(of: 0x0A).flatMap { Int(String(decoding: body[..<$0], as: UTF8.self)) }
+            if round.map({ Self.body(index: index, round: $0) }) != body { corrupt += 1 }
+        }
+        return (served, corrupt)
+    }
+
+    /// The resource of entry `index`, whose model is its body.
+    private static func entry(_ index: Int) -> Resource<Data> {
+        Resource(url: baseURL.appendingPathComponent(String(index)), parse: { $0 })
+    }
+
+    /// The body of entry `index` the `round`th time it is written: the round, a line feed, and 1 to 20 KB of bytes
+    /// that only this entry and round have.
+    static func body(index: Int, round: Int) -> Data {
+        var generator = UInt64(truncatingIfNeeded: index &* 1_000_003 &+ round &* 7_919) | 1
+        let length = 1_000 + Int(generator % 19_000)
+        var bytes = [UInt8](String(round).utf8) + [0x0A]
+        bytes.reserveCapacity(bytes.count + length)
+        for _ in 0..<length {
+            generator ^= generator << 13
+            generator ^= generator >> 7
+            generator ^= generator << 17
+            bytes.append(UInt8(truncatingIfNeeded: generator))
+        }
+        return Data(bytes)
+    }
+}
+
+/// Counts the rounds of each entry the crash test's writer stores.
+private actor Rounds {
+    private var rounds: [Int: Int] = [:]
+
+    /// The round of this request for entry `index`, counting from 0.
+    func next(_ index: Int) -> Int {
+        defer { rounds[index, default: 0] += 1 }
+        return rounds[index, default: 0]
+    }
+}
+
+/// ``xxh64(_:seed:)`` against xxHash's published values.
+@Suite struct XXH64Tests {
+    @Test(
+        arguments: [
+            ("", 0xEF46_DB37_51D8_E999),
+            ("abc", 0x44BC_2CF5_AD77_0999),
+            ("Nobody inspects the spammish repetition", 0xFBCE_A83C_8A37_8BF1),
+        ] as [(String, UInt64)])
+    func hashMatchesTheReference(_ text: String, _ expected: UInt64) {
+        #expect(xxh64(Array(text.utf8)) == expected)
+    }
+}
+
+/// An entry for `…/sample` with `body`, and its key.
+private func sample(body: Data) throws -> (ResponseCache.Key, ResponseCache.Entry) {
+    let url = baseURL.appendingPathComponent("sample")
+    let key = try #require(ResponseCache.Key(URLRequest(url: url)))
+    let response = Response(
+        statusCode: 200, headers: ["Cache-Control": "max-age=60", "ETag": "\"1\""], body: body, url: url)
+    let stored = try #require(ResponseCache.StoredResponse(response))
+    return (key, ResponseCache.Entry(response: stored, stored: Date()))
+}

@@ -1,0 +1,349 @@
+import Foundation
+import ResourceKitTesting
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``ResponseCache`` in a directory: what one process stores, the next one serves, in the order of use.
+///
+/// Each test opens caches on a directory of its own, and "relaunches" by letting one cache go and opening another on
+/// the same directory. The server answers each request with its number, so a repeated number is a stored response.
+@Suite struct PersistentCacheTests {
+    private let server = CountingServer()
+    private let folder = CacheFolder()
+
+    @Test func responseStoredBeforeARelaunchAnswersAfterIt() async throws {
+        defer { folder.delete() }
+        let headers = ["Cache-Control": "max-age=3600", "Content-Type": "text/plain", "ETag": "\"v1\""]
+        do {
+            let service = try await folder.service(server: server, status: 203, headers: headers)
+            #expect(try await service.load(numbered()) == "1")
+        }
+        let service = try await folder.service(server: server, status: 203, headers: headers)
+        let rejecting = numbered().map { _ -> String in throw CocoaError(.coderReadCorrupt) }
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(rejecting) }
+        let response = try requireCase(\.parsing, of: error).response
+        #expect(response.statusCode == 203)
+        #expect(response.headers.count == headers.count)
+        for (name, value) in headers { #expect(response.value(forHTTPHeaderField: name) == value) }
+        #expect(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespaces) == "1")
+        #expect(response.body.count == 300)
+        #expect(await server.count == 1)
+    }
+
+    @Test func leastRecentlyUsedResponseIsDroppedFirstAfterARelaunch() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a", "b", "c"], server: server)
+        do {
+            // A use before the relaunch: b is now the least recently used.
+            #expect(try await folder.service(server: server).load(numbered("a")) == "1")
+        }
+        let service = try await folder.service(server: server, byteLimit: size * 7 / 2)
+        #expect(try await service.load(numbered("d")) == "4")
+        #expect(await service.cache?.count == 3)
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(try await service.load(numbered("c")) == "3")
+        #expect(try await service.load(numbered("d")) == "4")
+        #expect(try await service.load(numbered("b")) == "5")
+    }
+
+    @Test func smallerLimitAtOpenDropsTheLeastRecentlyUsed() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a", "b", "c"], server: server)
+        do {
+            #expect(try await folder.service(server: server).load(numbered("a")) == "1")
+        }
+        let service = try await folder.service(server: server, byteLimit: size * 5 / 2)
+        #expect(await service.cache?.count == 2)
+        #expect(await service.cache?.byteCount == size * 2)
+        #expect(folder.entryFiles.count == 2)
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(try await service.load(numbered("c")) == "3")
+        #expect(try await service.load(numbered("b")) == "4")
+    }
+
+    @Test func filesOnDiskStayWithinTheByteLimit() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a"], server: server)
+        let service = try await folder.service(server: server, byteLimit: size * 7 / 2)
+        for path in ["b", "c", "d", "e", "f", "g"] { _ = try await service.load(numbered(path)) }
+        #expect(await service.cache?.count == 3)
+        #expect(await service.cache?.byteCount == size * 3)
+        #expect(folder.entryFiles.count == 3)
+        #expect(folder.entryFiles.reduce(0) { $0 + folder.size(of: $1) } == size * 3)
+    }
+
+    @Test func responseLargerThanTheLimitIsNotWritten() async throws {
+        defer { folder.delete() }
+        let service = try await folder.service(server: server, byteLimit: 300)
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(try await service.load(numbered("a")) == "2")
+        #expect(folder.entryFiles.isEmpty)
+    }
+
+    @Test func removeAllDeletesEveryFile() async throws {
+        defer { folder.delete() }
+        let service = try await folder.service(server: server)
+        for path in ["a", "b", "c"] { _ = try await service.load(numbered(path)) }
+        #expect(folder.entryFiles.count == 3)
+        try await service.cache?.removeAll()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+        #expect(await service.cache?.count == 0)
+        #expect(await service.cache?.byteCount == 0)
+        #expect(try await service.load(numbered("a")) == "4")
+    }
+
+    @Test func successfulPostDropsEveryVariantOfItsURLFromDisk() async throws {
+        defer { folder.delete() }
+        do {
+            let service = try await folder.service(server: server)
+            #expect(try await service.load(numbered("feed", headers: ["X-Variant": "1"])) == "1")
+            #expect(try await service.load(numbered("feed", headers: ["X-Variant": "2"])) == "2")
+            #expect(try await service.load(numbered("other")) == "3")
+            _ = try await service.load(numbered("feed", method: .post(Data())))
+            #expect(folder.entryFiles.count == 1)
+        }
+        let service = try await folder.service(server: server)
+        #expect(try await service.load(numbered("feed", headers: ["X-Variant": "1"])) == "5")
+        #expect(try await service.load(numbered("feed", headers: ["X-Variant": "2"])) == "6")
+        #expect(try await service.load(numbered("other")) == "3")
+    }
+}
+
+/// The directory of a persistent cache: private to the user, cleaned of what a crash left, and used by one cache at a
+/// time.
+@Suite struct CacheDirectoryTests {
+    private let server = CountingServer()
+    private let folder = CacheFolder()
+
+    @Test func directoryAndFilesArePrivateToTheUser() async throws {
+        defer { folder.delete() }
+        _ = try await folder.service(server: server).load(numbered())
+        #expect(folder.permissions(of: folder.url) == 0o700)
+        let files = folder.entryFiles
+        #expect(files.count == 1)
+        for file in files { #expect(folder.permissions(of: folder.url.appendingPathComponent(file)) == 0o600) }
+    }
+
+    @Test func temporaryFilesACrashLeftAreDeletedAtOpenAndOtherFilesKept() async throws {
+        defer { folder.delete() }
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        try Data("half an entry".utf8).write(to: folder.url.appendingPathComponent(".tmp-0123abcd"))
+        try Data("the caller's".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
+        _ = try await folder.cache()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["notes.txt"])
+    }
+
+    @Test func linkUnderAnEntrysNameIsNotFollowed() async throws {
+        defer { folder.delete() }
+        _ = try await folder.service(server: server).load(numbered())
+        let name = try #require(folder.entryFiles.first)
+        let target = folder.url.deletingLastPathComponent().appendingPathComponent("target")
+        try FileManager.default.moveItem(at: folder.url.appendingPathComponent(name), to: target)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent(name), withDestinationURL: target)
+        let service = try await folder.service(server: server)
+        #expect(await service.cache?.count == 0)
+        #expect(try await service.load(numbered()) == "2")
+        #expect(FileManager.default.fileExists(atPath: target.path))
+    }
+
+    @Test func secondCacheOnTheSameDirectoryThrowsUntilTheFirstIsGone() throws {
+        defer { folder.delete() }
+        do {
+            let first = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+            let error = try #require(throws: CocoaError.self) {
+                try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+            }
+            #expect(error.code == .fileLocking)
+            #expect(error.localizedDescription.contains("Another ResponseCache"))
+            withExtendedLifetime(first) {}
+        }
+        _ = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+    }
+
+    @Test func removeAllDeletesWhatItCanThenThrowsNamingWhatItCant() async throws {
+        defer { folder.delete() }
+        let service = try await folder.service(server: server)
+        for path in ["a", "b"] { _ = try await service.load(numbered(path)) }
+        // A directory under an entry's name: unlink(2) can't delete it.
+        let stuck = "0123456789abcdef-0123456789abcdef"
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent(stuck), withIntermediateDirectories: false)
+        let error = try await #require(throws: CocoaError.self) { try await service.cache?.removeAll() }
+        #expect(error.localizedDescription.contains(stuck))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [stuck])
+        #expect(await service.cache?.count == 0)
+        #expect(try await service.load(numbered("a")) == "3")
+    }
+
+    @Test func directoryThatCantBeCreatedThrows() throws {
+        defer { folder.delete() }
+        try FileManager.default.createDirectory(
+            at: folder.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: folder.url)  // a file where the directory should be
+        #expect(throws: CocoaError.self) { try ResponseCache(directory: folder.url, byteLimit: 1_000_000) }
+    }
+}
+
+/// A folder of its own for a test's cache, under the temporary directory, with what tests check in it.
+struct CacheFolder {
+    /// The cache's directory, which doesn't exist yet.
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("resourcekit-disk-\(UUID().uuidString)").appendingPathComponent("cache")
+
+    /// A web service with a cache in this folder, whose server answers `status` with `headers` and its number padded
+    /// to `bodyLength` bytes.
+    func service(
+        server: CountingServer,
+        byteLimit: Int = 1_000_000,
+        status: Int = 200,
+        headers: [String: String] = ["Cache-Control": "max-age=3600"],
+        bodyLength: Int = 300
+    ) async throws -> Webservice {
+        Webservice(
+            transport: StubTransport.answering(
+                .computed { request in
+                    let number = String(await server.answer(request))
+                    let body = number.padding(toLength: bodyLength, withPad: " ", startingAt: 0)
+                    return .status(status, headers: headers, body: Data(body.utf8))
+                }),
+            cache: try await cache(byteLimit: byteLimit))
+    }
+
+    /// A cache in this folder, opened once the one before it, which a load's last task may still hold for a moment,
+    /// has gone: a relaunch within the test process.
+    func cache(byteLimit: Int = 1_000_000) async throws -> ResponseCache {
+        for _ in 0..<500 {
+            do {
+                return try ResponseCache(directory: url, byteLimit: byteLimit)
+            } catch let error as CocoaError where error.code == .fileLocking {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return try ResponseCache(directory: url, byteLimit: byteLimit)
+    }
+
+    /// Stores responses for `paths`, one after the other, in a cache that closes again; returns the bytes each takes.
+    func fill(_ paths: [String], server: CountingServer) async throws -> Int {
+        let service = try await service(server: server)
+        for path in paths { _ = try await service.load(numbered(path)) }
+        return await (service.cache?.byteCount ?? 0) / paths.count
+    }
+
+    /// The names of the entries' files.
+    var entryFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The size of the file `name` in the directory.
+    func size(of name: String) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)
+        return (attributes?[.size] as? Int) ?? -1
+    }
+
+    /// The permission bits of the file or directory at `url`.
+    func permissions(of url: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes?[.posixPermissions] as? Int) ?? -1
+    }
+
+    /// Deletes the folder.
+    func delete() {
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+}
+
+/// The resource for `…/path`, whose model is the server's answer number.
+func numbered(
+    _ path: String = "feed",
+    method: HTTPMethod<Data> = .get,
+    headers: [String: String] = [:]
+) -> Resource<String> {
+    Resource(url: baseURL.appendingPathComponent(path), method: method, headers: headers) { data in
+        String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// The issue's figures for a persistent cache of 10 000 entries of 2 KB: writing them, reopening the directory (its
+/// wall time and the process's peak memory), and a lookup from disk against one from memory.
+///
+/// Not a timed assertion: it prints the figures, and runs only with `RESOURCEKIT_MEASURE_DISK_CACHE=1`. The writing
+/// and the reopening each run in a fresh child process, so that the peak memory is the reopen's alone.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["RESOURCEKIT_MEASURE_DISK_CACHE"] != nil))
+struct PersistentCacheMeasurements {
+    static let entries = 10_000
+
+    @Test func tenThousandEntriesWrittenAndReopened() async throws {
+        let folder = CacheFolder()
+        defer { folder.delete() }
+        let path = folder.url.path
+        // In a child, each call runs its work only if it is the child's case.
+        let written = try await ChildProcess.run("write", argument: path) { try await Self.write() }
+        let reopened = try await ChildProcess.run("reopen", argument: path) { try await Self.reopen() }
+        guard let written, let reopened else { return }
+        #expect(written.exitedNormally, "\(written.output)")
+        #expect(reopened.exitedNormally, "\(reopened.output)")
+        print("PersistentCacheMeasurements: \(written.result ?? "-"); \(reopened.result ?? "-")")
+    }
+
+    /// A web service whose server answers every request with a fresh 2 KB body, and whose cache is `cache`.
+    private static func service(_ cache: ResponseCache) -> Webservice {
+        let body = Data(repeating: 0x61, count: 2_048)
+        return Webservice(
+            transport: StubTransport.answering(.status(200, headers: ["Cache-Control": "max-age=3600"], body: body)),
+            cache: cache)
+    }
+
+    /// The resource of entry `index`.
+    private static func entry(_ index: Int) -> Resource<Data> {
+        Resource(url: baseURL.appendingPathComponent(String(index)), parse: { $0 })
+    }
+
+    /// Stores the entries in the cache in the child's directory.
+    private static func write() async throws -> String {
+        let directory = URL(fileURLWithPath: ChildProcess.argument ?? "")
+        let cache = try ResponseCache(directory: directory, byteLimit: 100_000_000)
+        let service = service(cache)
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            for index in 0..<entries { _ = try await service.load(entry(index)) }
+        }
+        let bytes = await cache.byteCount
+        return "wrote \(entries) entries (\(bytes) bytes of files) in \(elapsed)"
+    }
+
+    /// Reopens the cache in the child's directory and looks entries up, from disk and then from a cache in memory.
+    private static func reopen() async throws -> String {
+        let directory = URL(fileURLWithPath: ChildProcess.argument ?? "")
+        let clock = ContinuousClock()
+        let before = processMemory("VmHWM")
+        let start = clock.now
+        let cache = try ResponseCache(directory: directory, byteLimit: 100_000_000)
+        let opening = clock.now - start
+        let afterOpen = processMemory("VmHWM")
+        let offline = Webservice(
+            transport: StubTransport.answering(.failure(.notConnectedToInternet)), cache: cache)
+        let count = await cache.count
+        let first = try await clock.measure { _ = try await offline.load(entry(4_321)) }
+        let indices = (0..<1_000).map { _ in Int.random(in: 0..<entries) }
+        let disk = try await clock.measure { for index in indices { _ = try await offline.load(entry(index)) } }
+        let memory = service(ResponseCache(byteLimit: 100_000_000))
+        for index in indices { _ = try await memory.load(entry(index)) }
+        let inMemory = try await clock.measure { for index in indices { _ = try await memory.load(entry(index)) } }
+        return "reopened \(count) entries in \(opening), peak memory \(before ?? 0) kB before opening, "
+            + "\(afterOpen ?? 0) kB after, \(processMemory("VmHWM") ?? 0) kB after the lookups; first lookup \(first), "
+            + "1 000 random lookups from disk \(disk), the same from memory \(inMemory)"
+    }
+}
+
+/// A field of `/proc/self/status` in kB, such as `VmHWM` (the most resident memory yet); `nil` without that file.
+func processMemory(_ field: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+    return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+}
