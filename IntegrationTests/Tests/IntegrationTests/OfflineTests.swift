@@ -49,6 +49,26 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    func aPersistentCacheOpenedAnewAnswersAfterTheServerStopped(kind: TransportKind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
+        let resource = cacheable(server.baseURL, "max-age=1", .networkElseStored)
+        do {
+            let online = kind.webservice(cache: try ResponseCache(directory: directory, byteLimit: 1_000_000))
+            #expect(try await online.load(resource) == Served(served: 1))
+        }
+        await server.stop()
+        // The first cache is gone with its web service, as with the app that quit: the directory opens again.
+        let offline = kind.webservice(cache: try ResponseCache(directory: directory, byteLimit: 1_000_000))
+        #expect(try await offline.load(resource) == Served(served: 1))
+        var anyAge = resource
+        anyAge.cachePolicy = .storedOnly
+        #expect(try await offline.load(anyAge) == Served(served: 1))
+        #expect(await offline.cache?.count == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func staleWhileRevalidateAnswersAtOnceAndStoresTheServersNewAnswer(kind: TransportKind) async throws {
         try await withServer { base in
             let clock = Shared(Date())
