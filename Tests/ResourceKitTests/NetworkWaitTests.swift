@@ -133,7 +133,33 @@ import Testing
         #expect(await Self.requests("HEAD", to: transport).isEmpty)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func noWaitWithoutARetryPolicyBeforeIt() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: 10, on: clock)
+        var wait = NetworkWait()
+        wait.sleep = clock.sleep
+        wait.uptime = clock.uptime
+        await #expect(throws: WebserviceError.self) {
+            try await Webservice(transport: transport, middleware: [wait]).load(thing())
+        }
+        #expect(clock.sleeps.isEmpty)
+        #expect(await Self.requests("HEAD", to: transport).isEmpty)
+    }
+
     // MARK: Probing
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: [0, -1, TimeInterval.nan])
+    func aProbeIntervalBelowAQuarterSecondProbesEveryQuarterSecond(interval: TimeInterval) async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: .infinity, on: clock)
+        let wait = NetworkWait(maxWait: 2, maxProbeInterval: interval)
+        _ = try? await Self.webservice(transport, clock: clock, wait: wait).load(thing())
+        // Eight pauses fill the 2 s; the wait ends before a probe after the last.
+        #expect(clock.sleeps == Array(repeating: 0.25, count: 8))
+        #expect(await Self.requests("HEAD", to: transport).count == 7)
+    }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [StubAnswer.status(404), .status(500), .status(405), .failure(.serverCertificateUntrusted)])

@@ -10,8 +10,8 @@ import Foundation
 /// When an attempt fails because no connection could be made (no network, the host not found or refusing, the
 /// connection lost), it probes the server with a `HEAD` of the request's URL, with backoff, until any response
 /// arrives, for at most ``maxWait`` seconds and never past the resource's ``Resource/timeout``; then it rethrows the
-/// failure, and the policy's next attempt goes out. It waits only when the policy will make another attempt. The
-/// rules are in <doc:RetryingRequests#Waiting-for-the-network>.
+/// failure, and the policy's next attempt goes out. It waits only when a ``RetryPolicy`` before it will make another
+/// attempt. The rules are in <doc:RetryingRequests#Waiting-for-the-network>.
 ///
 /// ```swift
 /// let webservice = Webservice(middleware: [RetryPolicy(), NetworkWait(maxWait: 30)])
@@ -37,10 +37,16 @@ public struct NetworkWait: Middleware {
     var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
     /// Creates a middleware that waits up to `maxWait` seconds for the network, probing at least every
-    /// `maxProbeInterval` seconds.
+    /// `maxProbeInterval` seconds (never more often than every quarter of a second).
     public init(maxWait: TimeInterval = 30, maxProbeInterval: TimeInterval = 4) {
         self.maxWait = maxWait
         self.maxProbeInterval = maxProbeInterval
+    }
+
+    /// The pause between probes may not go below ``firstProbeInterval``, however ``maxProbeInterval`` is set: an
+    /// interval of 0, negative or not a number would probe without a pause.
+    private var probeIntervalCap: TimeInterval {
+        maxProbeInterval >= firstProbeInterval ? maxProbeInterval : firstProbeInterval
     }
 
     /// The transport failures that mean the network or the server can't be reached at all.
@@ -62,7 +68,7 @@ public struct NetworkWait: Middleware {
         do {
             return try await next(request, context)
         } catch let error as WebserviceError {
-            guard context.retryFollows != false, let code = error.transportErrorCode,
+            guard context.retryFollows == true, let code = error.transportErrorCode,
                 Self.connectivityErrorCodes.contains(code)
             else { throw error }
             let bound = min(maxWait, context.timeRemaining ?? maxWait)
@@ -101,7 +107,7 @@ public struct NetworkWait: Middleware {
         var probeContext = context
         probeContext.transfer = nil
         probeContext.streams = false
-        var interval = min(firstProbeInterval, maxProbeInterval)
+        var interval = firstProbeInterval
         while true {
             var left = bound - TimeInterval(uptime() &- start) / 1_000_000_000
             guard left > 0 else { return }
@@ -112,7 +118,7 @@ public struct NetworkWait: Middleware {
             if try await isAnswered(probe, within: min(probeTimeout, left), context: probeContext, next: next) {
                 return
             }
-            interval = min(interval * 2, maxProbeInterval)
+            interval = min(interval * 2, probeIntervalCap)
         }
     }
 
