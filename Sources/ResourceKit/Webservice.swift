@@ -114,8 +114,11 @@ public struct Webservice: Sendable {
     func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
         var request = try request(for: resource)
-        // Without a cache nothing is stored, nor ever a stream: a load that may use only a stored response fails here.
-        if resource.cachePolicy == .storedOnly, cache == nil || streams { throw Caching.nothingStored.failing(request) }
+        // Without a cache nothing is stored, nor ever a stream or a download: a load that may use only a stored
+        // response fails here.
+        if resource.cachePolicy == .storedOnly, cache == nil || streams || resource.destination != nil {
+            throw Caching.nothingStored.failing(request)
+        }
         // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
         if streams, resource.timeout != nil { request.timeoutInterval = URLRequest(url: resource.url).timeoutInterval }
         var context = LoadContext(chain: chain)

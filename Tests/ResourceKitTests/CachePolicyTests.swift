@@ -139,6 +139,66 @@ import Testing
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func storedOnlyNeverDownloads() async throws {
+        let f = Fixture()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stored-only-\(UUID())")
+        var download = Resource<URL>(url: baseURL.appendingPathComponent("feed"), downloadingTo: file)
+        download.cachePolicy = .storedOnly
+        let error = try await #require(throws: WebserviceError.self) { try await f.service().load(download) }
+        #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .resourceUnavailable)
+        #expect(await f.origin.count == 0)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: ["max-age=1", "max-age=1, stale-if-error=600"])
+    func theResourceTimeoutIsAFailureTheStoredResponseAnswers(cacheControl: String) async throws {
+        let f = Fixture()
+        let service = f.service()
+        await f.origin.set(cacheControl: cacheControl)
+        _ = try await service.load(f.feed())
+        f.clock.advance(10)
+        await f.origin.hold()
+        // Only stale-if-error lets HTTP's rules answer; networkElseStored always does.
+        var slow = f.feed(cacheControl.contains("stale-if-error") ? .http : .networkElseStored)
+        slow.timeout = 0.2
+        #expect(try await service.load(slow) == "1")
+        #expect(f.cacheEvents.count == 1)
+        await f.origin.release()
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theResourceTimeoutStillEndsALoadWithNothingToFallBackOn() async throws {
+        let f = Fixture()
+        let service = f.service()
+        await f.origin.set(cacheControl: "max-age=1")
+        _ = try await service.load(f.feed())
+        f.clock.advance(10)
+        await f.origin.hold()
+        var slow = f.feed()
+        slow.timeout = 0.2
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(slow) }
+        #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
+        await f.origin.release()
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func removeAllDuringABackgroundRevalidationKeepsItsAnswerOut() async throws {
+        let f = Fixture()
+        let service = f.service()
+        await f.origin.set(cacheControl: "max-age=1, stale-while-revalidate=600")
+        _ = try await service.load(f.feed())
+        f.clock.advance(10)
+        await f.origin.hold()
+        #expect(try await service.load(f.feed()) == "1")
+        try await eventually("the background revalidation was sent") { await f.origin.waiting == 1 }
+        try await service.cache?.removeAll()
+        await f.origin.release()
+        try await eventually("the background revalidation ended") { await f.origin.count == 2 }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await service.cache?.count == 0)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailedLoadLeavesTheStoredResponseForOfflineUse() async throws {
         let f = Fixture()
         let service = f.service()

@@ -28,6 +28,8 @@ public actor ResponseCache {
     private var storage: any CacheStorage
     /// The requests whose stored response is being revalidated in the background (`stale-while-revalidate`).
     private var revalidating: Set<Key> = []
+    /// Counts the calls of ``removeAll()``: a response that a load asked for before the last one is not stored.
+    private var generation = 0
 
     /// Creates an empty cache in memory that holds at most `byteLimit` bytes (0 or less stores nothing), dropping the
     /// least recently used responses to make room; `now` is the clock freshness is measured with, yours in tests.
@@ -56,7 +58,10 @@ public actor ResponseCache {
     /// Removes every stored response, from memory and disk: call it when the user signs out.
     ///
     /// - Throws: A `CocoaError` when a persistent cache's file can't be deleted; the cache then serves none of them.
+    ///
+    /// A response still on its way, such as a background revalidation's, is not stored when it arrives.
     public func removeAll() throws {
+        generation += 1
         try storage.removeAll()
     }
 
@@ -84,11 +89,15 @@ public actor ResponseCache {
         }
     }
 
-    /// What the cache holds for `request`, fresh or stale, or `nil` when the request doesn't read the cache or nothing
-    /// is stored; it counts as a use.
-    func lookup(_ request: URLRequest) -> Found? {
-        guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else { return nil }
-        return Found(response: entry.response, age: age(of: entry))
+    /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response.
+    ///
+    /// The stored response is `nil` when the request doesn't read the cache or nothing is stored; finding one counts
+    /// as a use.
+    func lookup(_ request: URLRequest) -> (found: Found?, generation: Int) {
+        guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else {
+            return (nil, generation)
+        }
+        return (Found(response: entry.response, age: age(of: entry)), generation)
     }
 
     /// The seconds since `entry` arrived, plus the `Age` it arrived with.
@@ -101,8 +110,9 @@ public actor ResponseCache {
     ///
     /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the new
     /// lifetime.
-    func revalidate(_ request: URLRequest, with notModified: Response) -> StoredResponse? {
-        guard let key = Key(request), var response = storage.entry(for: key)?.response else { return nil }
+    func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) -> StoredResponse? {
+        guard generation == self.generation, let key = Key(request), var response = storage.entry(for: key)?.response
+        else { return nil }
         for (name, value) in notModified.headers where !Self.bodyFields.contains(asciiLowercased(name)) {
             response.headers = response.headers.filter { !sameHeaderName($0.key, name) }
             response.headers[name] = value
@@ -123,7 +133,8 @@ public actor ResponseCache {
     /// - Parameters:
     ///   - response: The response the transport returned.
     ///   - request: The request it answers.
-    func record(_ response: StoredResponse, for request: URLRequest) {
+    ///   - generation: The generation ``lookup(_:)`` gave the load: after a ``removeAll()`` since, nothing is stored.
+    func record(_ response: StoredResponse, for request: URLRequest, generation: Int) {
         guard let key = Key(request) else {
             // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such as
             // ``NetworkWait``'s `HEAD`, changed nothing (RFC 9111, section 4.4).
@@ -133,7 +144,7 @@ public actor ResponseCache {
             }
             return
         }
-        guard request.fillsCache else { return }
+        guard request.fillsCache, generation == self.generation else { return }
         // The newest response replaces the stored one; one that may not be stored outdates it when it says the stored
         // one is wrong (a `2xx` with `no-store`, a 404 or a 410), but a failure such as a 503 leaves it for offline use.
         if response.isStorable || (200..<300).contains(response.statusCode) || [404, 410].contains(response.statusCode)

@@ -18,9 +18,10 @@ struct Caching: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard context.transfer?.destination == nil, !context.streams else { return try await next(request, context) }
         let policy = context.cachePolicy
-        guard let found = await cache.lookup(request) else {
+        let (found, generation) = await cache.lookup(request)
+        guard let found else {
             guard policy != .storedOnly else { throw Self.nothingStored }
-            return try await load(request, context: context, next: next)
+            return try await load(request, context: context, generation: generation, next: next)
         }
         switch policy {
         case .storedOnly, .storedElseNetwork:
@@ -28,7 +29,7 @@ struct Caching: Middleware {
         case .http where found.isFresh:
             return try answer(found, to: request, policy: policy, context: context)
         case .http where found.servableWhileRevalidating:
-            await revalidateInBackground(found, request, context: context, next: next)
+            await revalidateInBackground(found, request, context: context, generation: generation, next: next)
             return try answer(found, to: request, policy: policy, context: context)
         case .http, .revalidate, .networkElseStored:
             break
@@ -37,6 +38,10 @@ struct Caching: Middleware {
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
         let fallsBack = policy == .networkElseStored || found.servableIfError
+        // The resource's timeout ends the load above this layer: the stored response answers it then, too.
+        if fallsBack, let timeoutAnswer = context.timeoutAnswer {
+            await timeoutAnswer.offer { try answer(found, to: request, policy: policy, context: context) }
+        }
         let response: Response
         do {
             response = try await next(sent, context)
@@ -45,7 +50,7 @@ struct Caching: Middleware {
         }
         if response.statusCode == 304, !found.response.validators.isEmpty {
             // The response the 304 confirms: as the cache updated it, or as it was if the cache dropped it meanwhile.
-            let stored = await cache.revalidate(request, with: response) ?? found.response
+            let stored = await cache.revalidate(request, with: response, generation: generation) ?? found.response
             context.report(.revalidated, for: request)
             var answer = try Self.answer(stored, to: request, context: context)
             answer.attempts = response.attempts
@@ -54,44 +59,51 @@ struct Caching: Middleware {
         if fallsBack, Self.serverErrors.contains(response.statusCode) {
             return try answer(found, to: request, policy: policy, context: context)
         }
-        await record(response, for: request)
+        await record(response, for: request, generation: generation)
         return response
     }
 
     /// Sends `request` and keeps its response, when the server allows.
-    private func load(_ request: URLRequest, context: LoadContext, next: Next) async throws -> Response {
+    private func load(_ request: URLRequest, context: LoadContext, generation: Int, next: Next) async throws -> Response
+    {
         let response = try await next(request, context)
-        await record(response, for: request)
+        await record(response, for: request, generation: generation)
         return response
     }
 
-    private func record(_ response: Response, for request: URLRequest) async {
-        if let stored = ResponseCache.StoredResponse(response) { await cache.record(stored, for: request) }
+    private func record(_ response: Response, for request: URLRequest, generation: Int) async {
+        if let stored = ResponseCache.StoredResponse(response) {
+            await cache.record(stored, for: request, generation: generation)
+        }
     }
 
+    /// The longest a background revalidation may take, in seconds, a place under the load limit included.
+    static let backgroundTimeout: TimeInterval = 60
+
     /// Revalidates `found` in a task of its own, unless one already does, while it answers the load
-    /// (`stale-while-revalidate`): the task has no deadline, reports no progress, and isn't cancelled with the load.
+    /// (`stale-while-revalidate`): the task reports no progress, isn't cancelled with the load, and ends within
+    /// ``backgroundTimeout``.
     private func revalidateInBackground(
         _ found: ResponseCache.Found,
         _ request: URLRequest,
         context: LoadContext,
+        generation: Int,
         next: @escaping Next
     ) async {
         guard await cache.startRevalidating(request) else { return }
         var context = context
-        context.deadline = nil
         context.transfer = nil
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
         let cache = cache
         Task { [context, sent] in
-            if let response = try? await next(sent, context) {
+            if let response = try? await Timeout.run(within: Self.backgroundTimeout, sent, context: context, next) {
                 if response.statusCode == 304, !found.response.validators.isEmpty {
-                    if await cache.revalidate(request, with: response) != nil {
+                    if await cache.revalidate(request, with: response, generation: generation) != nil {
                         context.report(.revalidated, for: request)
                     }
                 } else if let stored = ResponseCache.StoredResponse(response) {
-                    await cache.record(stored, for: request)
+                    await cache.record(stored, for: request, generation: generation)
                 }
             }
             await cache.finishRevalidating(request)
