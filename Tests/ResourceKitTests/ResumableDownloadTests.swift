@@ -163,6 +163,18 @@ import Testing
             chunks: [String(text.dropFirst(start))])
     }
 
+    /// A server that breaks the first body off after `hello `, then honours `Range` and `If-Range` (``rest(for:)``).
+    private static func resumable() -> Downloads {
+        Downloads { request, number in number == 1 ? whole(breaks: true) : rest(for: request) }
+    }
+
+    /// A load of a download of ``url`` to `destination` with `webservice`, which fails as its body breaks off.
+    private func breakOff(_ webservice: Webservice, to destination: URL) async {
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
+        }
+    }
+
     /// Loads a download of ``url`` into a new directory's `f` with `webservice` twice, the first load failing, and
     /// returns the second's file and the directory's names after each.
     private func loadTwice(_ downloads: Downloads, _ webservice: Webservice? = nil, progress: ProgressLog? = nil)
@@ -182,8 +194,7 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func nextLoadAsksForTheRestAndAppendsItWithProgressFromTheOffset() async throws {
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let events = EventLog()
         let progress = ProgressLog()
 
@@ -253,22 +264,29 @@ import Testing
         #expect(sent.last?.value(forHTTPHeaderField: "If-Range") == nil)
     }
 
+    /// Loads a download of ``url`` into a new directory's `f` once, with a `RetryPolicy` that doesn't wait, and
+    /// returns the file and the directory's names after.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func retryPolicyResumesABrokenDownloadWithinOneLoad() async throws {
+    private func loadRetrying(_ downloads: Downloads) async throws -> (String, [String]) {
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
         var retry = RetryPolicy()
         retry.sleep = VirtualClock().sleep
         let webservice = Webservice(transport: downloads, middleware: [retry])
-
         let saved = try await webservice.load(
             Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f")))
+        return (String(decoding: try Data(contentsOf: saved), as: UTF8.self), try files(in: directory))
+    }
 
-        #expect(try Data(contentsOf: saved) == Data(Self.text.utf8))
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func retryPolicyResumesABrokenDownloadWithinOneLoad() async throws {
+        let downloads = Self.resumable()
+
+        let (text, after) = try await loadRetrying(downloads)
+
+        #expect(text == Self.text)
         #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=6-"])
-        #expect(try files(in: directory) == ["f"])
+        #expect(after == ["f"])
     }
 
     @Test func weakETagIsNeverSentAsIfRange() async throws {
@@ -290,9 +308,7 @@ import Testing
         let destination = directory.appendingPathComponent("f")
         let downloads = Downloads { _, number in Self.whole(breaks: number == 1) }
         let webservice = Webservice(transport: downloads)
-        await #expect(throws: WebserviceError.self) {
-            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
-        }
+        await breakOff(webservice, to: destination)
 
         _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
 
@@ -305,12 +321,9 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("f")
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let webservice = Webservice(transport: downloads)
-        await #expect(throws: WebserviceError.self) {
-            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
-        }
+        await breakOff(webservice, to: destination)
         let held = try #require(PartialFile(resumableFor: destination), "as another load of the destination holds it")
 
         _ = try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
@@ -342,9 +355,8 @@ import Testing
         #expect(try files(in: directory).isEmpty)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bodyThatEndsShortOfItsLengthIsResumedByTheNextAttempt() async throws {
-        let directory = try newDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let downloads = Downloads { request, number in
             switch number {
             case 1:
@@ -355,21 +367,17 @@ import Testing
             default: Self.rest(for: request)
             }
         }
-        var retry = RetryPolicy()
-        retry.sleep = VirtualClock().sleep
-        let webservice = Webservice(transport: downloads, middleware: [retry])
 
-        let saved = try await webservice.load(
-            Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f")))
+        let (text, after) = try await loadRetrying(downloads)
 
-        #expect(try Data(contentsOf: saved) == Data(Self.text.utf8))
+        #expect(text == Self.text)
         let ranges = await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") }
         #expect(ranges == [nil, "bytes=6-", "bytes=9-"])
+        #expect(after == ["f"])
     }
 
     @Test func resumedResponseReachesTheMiddlewareAsTheWholeFile() async throws {
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let seen = SeenResponses()
 
         _ = try await loadTwice(downloads, Webservice(transport: downloads, middleware: [seen]))
@@ -402,8 +410,7 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = try #require(URL(string: "https://user:hunter2@api.example.com/video?access_token=SECRET123"))
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let webservice = Webservice(transport: downloads)
         let download = Resource<URL>(url: secret, downloadingTo: directory.appendingPathComponent("f"))
         await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
@@ -418,8 +425,7 @@ import Testing
     }
 
     @Test func recordWhoseValidatorCantBeSentIsNotResumed() async throws {
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let tampering = TamperingRecord(validator: "\"v1\"\r\nX-Injected: yes")
 
         let (text, _, after) = try await loadTwice(downloads, Webservice(transport: downloads, middleware: [tampering]))
@@ -435,12 +441,9 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("f")
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let webservice = Webservice(transport: downloads)
-        await #expect(throws: WebserviceError.self) {
-            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
-        }
+        await breakOff(webservice, to: destination)
         let partial = directory.appendingPathComponent(".f.partial")
         let other = directory.appendingPathComponent("other")
         try FileManager.default.moveItem(at: partial, to: other)
@@ -461,9 +464,7 @@ import Testing
             number == 1 ? Self.whole(breaks: true) : Downloads.Answer(chunks: [Self.text])
         }
         let webservice = Webservice(transport: downloads)
-        await #expect(throws: WebserviceError.self) {
-            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
-        }
+        await breakOff(webservice, to: destination)
 
         _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
 
