@@ -59,7 +59,7 @@ import Testing
         #expect(try files(in: directory) == [".f.partial", ".f.resume"])
         #expect(try Data(contentsOf: directory.appendingPathComponent(".f.partial")) == Data("hello ".utf8))
         let record = ResumeRecord.read(at: directory.appendingPathComponent(".f.resume"))
-        #expect(record == ResumeRecord(url: url, validator: #""v1""#, total: 11))
+        #expect(record == ResumeRecord(url: ResumeRecord.digest(of: url), validator: #""v1""#, total: 11))
         #expect(Resume.found(for: destination, url: url) == Resume(url: url, offset: 6, validator: #""v1""#))
         #expect(Resume.found(for: destination, url: url + "?other") == nil)
     }
@@ -163,6 +163,18 @@ import Testing
             chunks: [String(text.dropFirst(start))])
     }
 
+    /// A server that breaks the first body off after `hello `, then honours `Range` and `If-Range` (``rest(for:)``).
+    private static func resumable() -> Downloads {
+        Downloads { request, number in number == 1 ? whole(breaks: true) : rest(for: request) }
+    }
+
+    /// A load of a download of ``url`` to `destination` with `webservice`, which fails as its body breaks off.
+    private func breakOff(_ webservice: Webservice, to destination: URL) async {
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
+        }
+    }
+
     /// Loads a download of ``url`` into a new directory's `f` with `webservice` twice, the first load failing, and
     /// returns the second's file and the directory's names after each.
     private func loadTwice(_ downloads: Downloads, _ webservice: Webservice? = nil, progress: ProgressLog? = nil)
@@ -182,8 +194,7 @@ import Testing
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func nextLoadAsksForTheRestAndAppendsItWithProgressFromTheOffset() async throws {
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let events = EventLog()
         let progress = ProgressLog()
 
@@ -232,6 +243,8 @@ import Testing
         Downloads.Answer(
             status: 206, headers: ["Content-Range": "bytes 6-10/11", "Content-Encoding": "gzip"], chunks: ["world"]),
         Downloads.Answer(status: 206, headers: ["Content-Range": "bytes 6-10/99999999999999999999"], chunks: ["world"]),
+        Downloads.Answer(status: 206, headers: ["Content-Range": "bytes 6-7/11"], chunks: ["wo"]),
+        Downloads.Answer(status: 206, headers: ["Content-Range": "bytes 6-10/*"], chunks: ["world"]),
     ])
     func answerThatCantResumeDropsThePartialFileAndSendsTheRequestAgain(refusal: Downloads.Answer) async throws {
         let downloads = Downloads { _, number in
@@ -251,22 +264,29 @@ import Testing
         #expect(sent.last?.value(forHTTPHeaderField: "If-Range") == nil)
     }
 
+    /// Loads a download of ``url`` into a new directory's `f` once, with a `RetryPolicy` that doesn't wait, and
+    /// returns the file and the directory's names after.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func retryPolicyResumesABrokenDownloadWithinOneLoad() async throws {
+    private func loadRetrying(_ downloads: Downloads) async throws -> (String, [String]) {
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
         var retry = RetryPolicy()
         retry.sleep = VirtualClock().sleep
         let webservice = Webservice(transport: downloads, middleware: [retry])
-
         let saved = try await webservice.load(
             Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f")))
+        return (String(decoding: try Data(contentsOf: saved), as: UTF8.self), try files(in: directory))
+    }
 
-        #expect(try Data(contentsOf: saved) == Data(Self.text.utf8))
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func retryPolicyResumesABrokenDownloadWithinOneLoad() async throws {
+        let downloads = Self.resumable()
+
+        let (text, after) = try await loadRetrying(downloads)
+
+        #expect(text == Self.text)
         #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=6-"])
-        #expect(try files(in: directory) == ["f"])
+        #expect(after == ["f"])
     }
 
     @Test func weakETagIsNeverSentAsIfRange() async throws {
@@ -288,9 +308,7 @@ import Testing
         let destination = directory.appendingPathComponent("f")
         let downloads = Downloads { _, number in Self.whole(breaks: number == 1) }
         let webservice = Webservice(transport: downloads)
-        await #expect(throws: WebserviceError.self) {
-            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
-        }
+        await breakOff(webservice, to: destination)
 
         _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
 
@@ -303,12 +321,9 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("f")
-        let downloads = Downloads { request, number in number == 1 ? Self.whole(breaks: true) : Self.rest(for: request)
-        }
+        let downloads = Self.resumable()
         let webservice = Webservice(transport: downloads)
-        await #expect(throws: WebserviceError.self) {
-            try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
-        }
+        await breakOff(webservice, to: destination)
         let held = try #require(PartialFile(resumableFor: destination), "as another load of the destination holds it")
 
         _ = try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
@@ -317,6 +332,142 @@ import Testing
         #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=6-", nil])
         #expect(held.size == 6, "the held file is left as it was")
         held.remove()
+        #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test(arguments: [
+        Downloads.Answer(
+            status: 206, headers: ["ETag": #""v1""#, "Content-Range": "bytes 6-10/11"],
+            chunks: ["world", "<script>evil</script>"]),
+        Downloads.Answer(status: 200, headers: ["ETag": #""v1""#, "Content-Length": "5"], chunks: ["hello world"]),
+    ])
+    func bodyLongerThanItAnnouncedFailsTheLoadAndLeavesNothing(overrun: Downloads.Answer) async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let downloads = Downloads { _, number in number == 1 ? Self.whole(breaks: true) : overrun }
+        let webservice = Webservice(transport: downloads)
+        let download = Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f"))
+        await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
+
+        let failure = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
+
+        #expect((failure.underlyingError as? URLError)?.code == .badServerResponse)
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func bodyThatEndsShortOfItsLengthIsResumedByTheNextAttempt() async throws {
+        let downloads = Downloads { request, number in
+            switch number {
+            case 1:
+                Downloads.Answer(status: 200, headers: ["ETag": #""v1""#, "Content-Length": "11"], chunks: ["hello "])
+            case 2:
+                Downloads.Answer(
+                    status: 206, headers: ["ETag": #""v1""#, "Content-Range": "bytes 6-10/11"], chunks: ["wor"])
+            default: Self.rest(for: request)
+            }
+        }
+
+        let (text, after) = try await loadRetrying(downloads)
+
+        #expect(text == Self.text)
+        let ranges = await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") }
+        #expect(ranges == [nil, "bytes=6-", "bytes=9-"])
+        #expect(after == ["f"])
+    }
+
+    @Test func resumedResponseReachesTheMiddlewareAsTheWholeFile() async throws {
+        let downloads = Self.resumable()
+        let seen = SeenResponses()
+
+        _ = try await loadTwice(downloads, Webservice(transport: downloads, middleware: [seen]))
+
+        let response = try #require(await seen.responses.all.last)
+        #expect(response.statusCode == 200)
+        #expect(response.value(forHTTPHeaderField: "Content-Length") == "11")
+        #expect(response.value(forHTTPHeaderField: "Content-Range") == nil)
+    }
+
+    @Test func partialContentToADownloadThatAskedForNoRangeIsAnErrorWithTheResponse() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let downloads = Downloads { _, _ in
+            Downloads.Answer(
+                status: 206, headers: ["Content-Range": "bytes 100-104/1000", "Content-Length": "5"], chunks: ["chunk"])
+        }
+
+        let failure = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: downloads).load(
+                Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f")))
+        }
+
+        #expect(failure.statusCode == 206)
+        #expect(failure.body == Data("chunk".utf8))
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    @Test func recordHoldsNoPartOfTheURL() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = try #require(URL(string: "https://user:hunter2@api.example.com/video?access_token=SECRET123"))
+        let downloads = Self.resumable()
+        let webservice = Webservice(transport: downloads)
+        let download = Resource<URL>(url: secret, downloadingTo: directory.appendingPathComponent("f"))
+        await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
+
+        let record = String(
+            decoding: try Data(contentsOf: directory.appendingPathComponent(".f.resume")), as: UTF8.self)
+        for part in ["user", "hunter2", "api.example.com", "video", "access_token", "SECRET123"] {
+            #expect(!record.contains(part), "\(record)")
+        }
+        _ = try await webservice.load(download)
+        #expect(await downloads.requests.all.last?.value(forHTTPHeaderField: "Range") == "bytes=6-")
+    }
+
+    @Test func recordWhoseValidatorCantBeSentIsNotResumed() async throws {
+        let downloads = Self.resumable()
+        let tampering = TamperingRecord(validator: "\"v1\"\r\nX-Injected: yes")
+
+        let (text, _, after) = try await loadTwice(downloads, Webservice(transport: downloads, middleware: [tampering]))
+
+        #expect(text == Self.text)
+        #expect(after == ["f"])
+        let second = try #require(await downloads.requests.all.last)
+        #expect(second.value(forHTTPHeaderField: "Range") == nil)
+        #expect(second.value(forHTTPHeaderField: "If-Range") == nil)
+    }
+
+    @Test func partialFileWithAnotherLinkIsNeitherResumedNorWritten() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let downloads = Self.resumable()
+        let webservice = Webservice(transport: downloads)
+        await breakOff(webservice, to: destination)
+        let partial = directory.appendingPathComponent(".f.partial")
+        let other = directory.appendingPathComponent("other")
+        try FileManager.default.moveItem(at: partial, to: other)
+        try FileManager.default.linkItem(at: other, to: partial)
+
+        _ = try await webservice.load(Resource<URL>(url: url, downloadingTo: destination))
+
+        #expect(await downloads.requests.all.last?.value(forHTTPHeaderField: "Range") == nil)
+        #expect(try Data(contentsOf: destination) == Data(Self.text.utf8))
+        #expect(try Data(contentsOf: other) == Data("hello ".utf8))
+    }
+
+    @Test func responseWithoutAValidatorRemovesAnotherURLsPartialFile() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let downloads = Downloads { _, number in
+            number == 1 ? Self.whole(breaks: true) : Downloads.Answer(chunks: [Self.text])
+        }
+        let webservice = Webservice(transport: downloads)
+        await breakOff(webservice, to: destination)
+
+        _ = try await webservice.load(Resource<URL>(url: baseURL, downloadingTo: destination))
+
         #expect(try files(in: directory) == ["f"])
     }
 
@@ -330,6 +481,37 @@ import Testing
         await #expect(throws: WebserviceError.self) { try await Webservice(transport: downloads).load(download) }
 
         #expect(try files(in: directory).isEmpty)
+    }
+}
+
+/// A middleware that keeps every response it passes on.
+private struct SeenResponses: Middleware {
+    /// The responses, in order.
+    let responses = Notes<Response>()
+
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        let response = try await next(request, context)
+        await responses.append(response)
+        return response
+    }
+}
+
+/// A middleware that, before each attempt of a download, rewrites the validator in its partial file's record, as
+/// someone who can write the directory could.
+private struct TamperingRecord: Middleware {
+    /// The validator written.
+    let validator: String
+
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        if let destination = context.transfer?.destination {
+            let (_, location) = PartialFile.resumableNames(
+                of: destination, in: destination.deletingLastPathComponent())
+            if var record = ResumeRecord.read(at: location) {
+                record.validator = validator
+                try JSONEncoder().encode(record).write(to: location)
+            }
+        }
+        return try await next(request, context)
     }
 }
 

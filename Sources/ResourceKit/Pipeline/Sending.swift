@@ -20,28 +20,38 @@ struct Sending: Sendable {
             if context.streams {
                 response.stream = body
             } else {
-                response.body = try await Self.read(body, of: response, context: context)
+                response.body = try await Self.read(body, of: response, to: request, context: context)
             }
         } catch {
             throw Self.reported(error, of: request, attempts: context.attempt)
         }
         response.request = request
         response.attempts = context.attempt
+        // A `206` answers a `Range`: to a download that asked for none, it is part of a file, never the file.
+        if context.transfer?.destination != nil, response.statusCode == 206,
+            request.value(forHTTPHeaderField: "Range") == nil
+        {
+            throw WebserviceError(.unacceptableStatus(response)).failing(request, attempts: context.attempt)
+        }
         return response
     }
 
-    /// The whole of `body`, the body of `head`, in memory; a download's accepted body goes to its file instead, which
-    /// the load moves into place once it has succeeded.
-    private static func read(_ body: ResponseBody, of head: Response, context: LoadContext) async throws -> Data {
-        // A client that inflates a compressed body hands over more bytes than its Content-Length counts.
+    /// The whole of `body`, the body of `head`, the response to `request`, in memory; a download's accepted body goes
+    /// to its file instead, which the load moves into place once it has succeeded.
+    private static func read(_ body: ResponseBody, of head: Response, to request: URLRequest, context: LoadContext)
+        async throws -> Data
+    {
+        // A client that inflates a compressed body hands over more bytes than its Content-Length counts, and a
+        // `HEAD`'s counts the body a `GET` would have.
         let encoded = head.value(forHTTPHeaderField: "Content-Encoding").map { asciiLowercased($0) != "identity" }
-        let length = encoded == true ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+        let length =
+            encoded == true || request.httpMethod == "HEAD"
+            ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
         let arriving: ArrivingBody
         do {
             arriving = try ArrivingBody(
-                status: head.statusCode, expectedLength: length, maxBodySize: context.maxBodySize,
-                for: context.transfer,
-                head: head)
+                status: head.statusCode, ranged: request.value(forHTTPHeaderField: "Range") != nil,
+                expectedLength: length, maxBodySize: context.maxBodySize, for: context.transfer, head: head)
         } catch {
             body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
             throw error

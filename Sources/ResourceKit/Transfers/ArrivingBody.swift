@@ -19,9 +19,15 @@ import Foundation
 /// The memory body grows with the bytes that arrive, never from what `Content-Length` claims; a body that passes the
 /// load's limit throws ``WebserviceError/Reason/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
 /// error body is kept up to ``Transfer/errorBodyLimit`` bytes, for the error to show.
+///
+/// A download's file holds exactly the length it was announced, when one was: a body that passes it throws
+/// ``overrun`` at once, and one that ends short of it breaks off (``finish()``), never a shorter file.
 struct ArrivingBody {
     private(set) var data = Data()
     private var file: PartialFile?
+    /// The bytes a download's file ends with, counted from the start of the whole file: the resumed range's whole
+    /// length, or the `Content-Length`; `nil` when unknown, and for a body in memory.
+    private var length: Int64?
     private let maxBodySize: Int?
     /// The most bytes kept in memory; the rest of a download's error body is dropped.
     private let keeps: Int
@@ -46,6 +52,8 @@ struct ArrivingBody {
     /// - Parameters:
     ///   - status: The response's status code; a download's body goes to its file only for an accepted one, or for
     ///     the `206` that resumes it.
+    ///   - ranged: Whether the request asked for a range: without one, a `206` is not accepted, its body only part of
+    ///     a file.
     ///   - expectedLength: The length the response announces, when it is the length of the bytes that will arrive
     ///     (not for a body the client inflates); a length over the limit fails at once.
     ///   - maxBodySize: The load's limit on the body; a resumed body counts from the offset it resumes at.
@@ -53,9 +61,10 @@ struct ArrivingBody {
     ///   - head: The response, for a download that may resume (``Transfer/resume``): see ``Resume/file(for:to:accepted:)``.
     /// - Throws: ``WebserviceError/Reason/bodyTooLarge(limit:)``, the `URLError` of a file that can't be created, or
     ///   ``ResumeRefused`` for a response that doesn't resume the partial file.
-    init(status: Int?, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?, head: Response? = nil)
-        throws
-    {
+    init(
+        status: Int?, ranged: Bool = false, expectedLength: Int64?, maxBodySize: Int?, for transfer: Transfer?,
+        head: Response? = nil
+    ) throws {
         if let maxBodySize, let expectedLength, expectedLength > Int64(maxBodySize) {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
@@ -64,7 +73,7 @@ struct ArrivingBody {
         var start: Int64 = 0
         var expected = expectedLength
         if let transfer, let destination = transfer.destination {
-            let accepted = status.map(transfer.acceptableStatusCodes.contains) ?? false
+            let accepted = status.map { transfer.acceptableStatusCodes.contains($0) && ($0 != 206 || ranged) } ?? false
             if let resume = transfer.resume, let head,
                 let resumed = try resume.file(for: head, to: destination, accepted: accepted)
             {
@@ -82,6 +91,7 @@ struct ArrivingBody {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         self.file = file
+        length = file == nil ? nil : expected
         counter = ProgressCounter(.download, expected: expected, receiver: transfer?.progress, from: start)
     }
 
@@ -90,6 +100,7 @@ struct ArrivingBody {
         if let maxBodySize, counter.bytes + Int64(bytes.count) > Int64(maxBodySize) {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
+        if let length, counter.bytes + Int64(bytes.count) > length { throw Self.overrun }
         #if AsyncHTTPClient
             if let gathered = buffers {
                 data = Data(buffer: gathered)
@@ -145,11 +156,27 @@ struct ArrivingBody {
         return counter.add(chunk.count)
     }
 
+    /// A download's body that passes the length it was announced: the server's fault, so its file is removed.
+    static var overrun: URLError {
+        URLError(
+            .badServerResponse,
+            userInfo: [NSLocalizedDescriptionKey: "The response's body is longer than it announced."])
+    }
+
     /// Ends the body: a download's file is closed, for the load to move into place once it has succeeded.
     ///
     /// Returns the body in memory (empty for a download), the last progress report, if one is due, and the download's
     /// whole file, if there is one, which its receiver moves into place or removes.
+    ///
+    /// - Throws: `URLError(.networkConnectionLost)` for a download's body that ended short of its announced length, as
+    ///   for a connection that broke off: a resumable file stays for the next attempt to resume (``breakOff(_:)``).
     mutating func finish() throws -> (Data, DueProgress?, ArrivedFile?) {
+        if file != nil, let length, counter.bytes < length {
+            let reason = "The response's body ended after \(counter.bytes) of the \(length) bytes it announced."
+            let error = URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: reason])
+            breakOff(error)
+            throw error
+        }
         // Ended before it closes: a close that fails has removed the file already, and an `abandon` after it must not
         // close the descriptor, which may belong to another file by then, a second time.
         let file = self.file
@@ -167,11 +194,14 @@ struct ArrivingBody {
     }
 
     /// Ends a body that broke off with `error` before its end: a resumable download's partial file stays for the next
-    /// attempt to resume (``PartialFile/keep()``), unless the body itself was at fault, too large or not writable.
+    /// attempt to resume (``PartialFile/keep()``), unless the body itself was at fault: too large, longer than it
+    /// announced or not writable.
     mutating func breakOff(_ error: any Error) {
         let ownFault =
             (error as? WebserviceError).map { if case .bodyTooLarge = $0.reason { true } else { false } } == true
-            || (error as? URLError).map { [.cannotWriteToFile, .cannotCreateFile].contains($0.code) } == true
+            || (error as? URLError).map {
+                [.cannotWriteToFile, .cannotCreateFile, .badServerResponse].contains($0.code)
+            } == true
         if ownFault { file?.remove() } else { file?.keep() }
         file = nil
     }
@@ -207,7 +237,8 @@ struct PartialFile: Sendable {
     }
 
     /// Claims the partial file of `destination` (`.<name>.partial`), creating it if needed, with an exclusive lock
-    /// that lasts until the file is ended; `nil` when another load holds it, or it can't be opened.
+    /// that lasts until the file is ended; `nil` when another load holds it, it has another link (a hard link to
+    /// another file), or it can't be opened.
     ///
     /// The lock is taken without waiting, then checked to be on the file the name still leads to: a load that ended
     /// meanwhile may have renamed or removed the file it opened.
@@ -219,9 +250,10 @@ struct PartialFile: Sendable {
         guard descriptor >= 0 else { return nil }
         var opened = stat()
         var named = stat()
+        // A file of another link is another file's too: it is never emptied or written.
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &opened) == 0,
             lstat(file.path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino,
-            opened.st_mode & S_IFMT == S_IFREG
+            opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink == 1
         else {
             systemClose(descriptor)
             return nil
@@ -325,11 +357,16 @@ struct PartialFile: Sendable {
         systemClose(descriptor)
     }
 
-    /// Removes the partial file of `destination` and its record, unless another load holds them.
+    /// Removes the partial file of `destination` and its record, if either is there, unless another load holds them.
     static func removeResumable(for destination: URL) {
+        guard let directory = try? directory(of: destination) else { return }
+        let (file, record) = resumableNames(of: destination, in: directory)
+        var status = stat()
+        guard lstat(file.path, &status) == 0 || lstat(record.path, &status) == 0 else { return }
         PartialFile(resumableFor: destination)?.remove()
     }
 
+    /// A `URLError` with `code`, saying `reason` and why the system refused.
     static func failure(_ code: URLError.Code, _ reason: String) -> URLError {
         let cause = String(cString: strerror(errno))
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(reason): \(cause)."])

@@ -17,9 +17,9 @@ import Foundation
 ///
 /// It sits just before the observer. A load that isn't a download passes through after one check. A download that
 /// doesn't find a partial file of the same URL is sent as it is, and may leave one when its body breaks off. A
-/// `206` that resumes the file reaches the middleware and the resource as `200`, the whole body it completes; a
-/// response that can't resume it (a `416`, or a `206` that doesn't fit) drops the partial file and the request is
-/// sent once more without `Range`. The rules are in <doc:TransferringFiles#Resuming>.
+/// `206` that resumes the file reaches the middleware and the resource as `200`, the whole body it completes, with the
+/// whole length as its `Content-Length` and no `Content-Range`; a response that can't resume it (a `416`, or a `206`
+/// that doesn't fit) drops the partial file and the request is sent once more without `Range`. The rules are in <doc:TransferringFiles#Resuming>.
 struct Resuming: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let destination = context.transfer?.destination else { return try await next(request, context) }
@@ -38,31 +38,51 @@ struct Resuming: Middleware {
         ranged.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         do {
             var response = try await next(ranged, resuming)
-            if response.statusCode == 206 { response.statusCode = 200 }
+            if response.statusCode == 206 { Self.complete(&response) }
             return response
         } catch is ResumeRefused {
             return try await next(request, context)
         }
+    }
+
+    /// Makes the `206` that resumed a download the `200` of the whole file it completed: without `Content-Range`, and
+    /// with the whole length, which `Resume/file(for:to:accepted:)` required it to name, as its `Content-Length`.
+    private static func complete(_ response: inout Response) {
+        let total = response.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)?.total
+        var headers = response.headers.filter {
+            !sameHeaderName($0.key, "Content-Range") && !sameHeaderName($0.key, "Content-Length")
+        }
+        headers["Content-Length"] = total.map(String.init)
+        response.headers = headers
+        response.statusCode = 200
     }
 }
 
 /// What an attempt of a `GET` download knows of its partial file: the request's URL, and the offset and validator it
 /// resumes from, or `0` and `nil` when it starts from zero.
 struct Resume: Sendable, Equatable {
-    /// The request's URL, as an absolute string: a partial file resumes only a download of the same URL.
+    /// The request's URL, as an absolute string: a partial file resumes only a download of the same URL, which its
+    /// record names by ``ResumeRecord/digest(of:)``.
     var url: String
     /// The bytes in the partial file, which the request asks the server to skip.
     var offset: Int64 = 0
     /// The validator the partial file's response had, sent as `If-Range`.
     var validator: String?
 
-    /// The partial file of `destination` that a download of `url` may resume: one that isn't empty, with a record
-    /// of the same URL whose total it hasn't reached.
+    /// The partial file of `destination` that a download of `url` may resume: one that isn't empty and has no other
+    /// link, with a record of the same URL whose total it hasn't reached and whose validator may be sent; a record
+    /// with another validator is not one a download wrote, and the partial file is removed.
     static func found(for destination: URL, url: String) -> Resume? {
         let (file, record) = PartialFile.resumableNames(of: destination, in: destination.deletingLastPathComponent())
-        guard let resume = ResumeRecord.read(at: record), resume.url == url else { return nil }
+        guard let resume = ResumeRecord.read(at: record), resume.url == ResumeRecord.digest(of: url) else { return nil }
+        guard isSendable(resume.validator) else {
+            PartialFile.removeResumable(for: destination)
+            return nil
+        }
         var status = stat()
-        guard lstat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard lstat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
+            return nil
+        }
         let size = Int64(status.st_size)
         guard size > 0, size < resume.total ?? .max else { return nil }
         return Resume(url: url, offset: size, validator: resume.validator)
@@ -71,10 +91,11 @@ struct Resume: Sendable, Equatable {
     /// The file the body of `head`, this attempt's response, goes to, with the offset it goes on from and the whole
     /// length, if known; `nil` when the body goes where a download's body goes without resuming.
     ///
-    /// - A `206` to this attempt's `Range` whose `Content-Range` starts at ``offset``, without a content-coding and
-    ///   with the same validator, if it has one: the partial file, claimed and found as the attempt saw it.
+    /// - A `206` to this attempt's `Range` whose `Content-Range` runs from ``offset`` to the end of a whole length it
+    ///   names, without a content-coding and with the same validator, if it has one: the partial file, claimed and
+    ///   found as the attempt saw it.
     /// - Another accepted response with a strong `ETag` or a `Last-Modified`, without a content-coding: the partial
-    ///   file, emptied, with a new record. Without them, a partial file this attempt would have resumed is removed.
+    ///   file, emptied, with a new record. Without them, the partial file is removed, whatever URL it was for.
     /// - A `206` this attempt didn't ask for, or a response that isn't accepted: `nil`; the partial file stays.
     ///
     /// - Throws: ``ResumeRefused``, after removing the partial file, for a `416` or a `206` that doesn't fit; the
@@ -86,30 +107,31 @@ struct Resume: Sendable, Equatable {
         if offset > 0, head.statusCode == 416 || head.statusCode == 206 {
             guard head.statusCode == 206, !encoded,
                 let range = head.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init),
-                range.first == offset, Self.validator(of: head).map({ $0 == validator }) ?? true,
+                range.first == offset, let total = range.total, range.last + 1 == total,
+                Self.validator(of: head).map({ $0 == validator }) ?? true,
                 let file = PartialFile(resumableFor: destination)
             else {
                 PartialFile.removeResumable(for: destination)
                 throw ResumeRefused()
             }
             let record = file.resumeRecord
-            guard file.size == offset, let record, record.url == url, record.validator == validator,
-                record.total == nil || range.total == nil || record.total == range.total
+            guard file.size == offset, let record, record.url == ResumeRecord.digest(of: url),
+                record.validator == validator, record.total == nil || record.total == total
             else {
                 file.remove()
                 throw ResumeRefused()
             }
-            return (file, offset, range.total)
+            return (file, offset, total)
         }
         guard accepted, head.statusCode != 206 else { return nil }
         guard !encoded, let validator = Self.validator(of: head), let file = PartialFile(resumableFor: destination)
         else {
-            if offset > 0 { PartialFile.removeResumable(for: destination) }
+            PartialFile.removeResumable(for: destination)
             return nil
         }
         let total = head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
         do {
-            try file.restart(as: ResumeRecord(url: url, validator: validator, total: total))
+            try file.restart(as: ResumeRecord(url: ResumeRecord.digest(of: url), validator: validator, total: total))
         } catch {
             file.remove()
             throw error
@@ -128,7 +150,7 @@ struct Resume: Sendable, Equatable {
     }
 
     /// Whether `value` may go back to the server as `If-Range`: 1 to 512 bytes of visible ASCII and spaces.
-    private static func isSendable(_ value: String) -> Bool {
+    static func isSendable(_ value: String) -> Bool {
         !value.isEmpty && value.utf8.count <= 512 && value.utf8.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
@@ -143,12 +165,25 @@ struct Resume: Sendable, Equatable {
 /// `Resuming` sends the request again without `Range`; it never reaches the caller.
 struct ResumeRefused: Error {}
 
-/// What a partial file's body is part of, in a record beside it (`.<name>.resume`): the request's URL, the
-/// response's validator and its whole length, if known.
+/// What a partial file's body is part of, in a record beside it (`.<name>.resume`): a digest of the request's URL,
+/// the response's validator and its whole length, if known.
+///
+/// The URL itself is never written: it may hold a password or an access token.
 struct ResumeRecord: Codable, Equatable, Sendable {
+    /// The ``digest(of:)`` of the request's URL.
     var url: String
+    /// The response's validator, sent back as `If-Range`.
     var validator: String
+    /// The whole length of the response's body, if it announced one.
     var total: Int64?
+
+    /// What a record keeps of `url`: its XXH64 in hexadecimal, the same in every process.
+    ///
+    /// 64 bits only tell one download's URL from another's; the validator and `If-Range` make sure the bytes are the
+    /// same file's.
+    static func digest(of url: String) -> String {
+        String(xxh64(Data(url.utf8)), radix: 16)
+    }
 
     /// The most bytes a record file may have: a larger one isn't read.
     private static let limit = 16_384
