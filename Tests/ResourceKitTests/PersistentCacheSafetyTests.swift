@@ -27,7 +27,7 @@ import Testing
             case .truncatedBody: bytes.removeLast()
             case .extraByte: bytes.append(0)
             case .wrongMagic: bytes[0] ^= 0xFF
-            case .wrongVersion: bytes[4] = 2
+            case .wrongVersion: bytes[4] ^= 0xFF
             case .flippedChecksumByte: bytes[12] ^= 0x01
             case .flippedKeyByte: bytes[CacheFile.headLength + 10] ^= 0x01
             case .flippedBodyByte: bytes[bytes.count - 1] ^= 0x01
@@ -79,6 +79,31 @@ import Testing
             #expect(folder.entryFiles.isEmpty)
         }
         #expect(served == [])
+    }
+
+    @Test func fifoUnderAnEntrysNameIsDroppedWithoutWaitingForAWriter() async throws {
+        defer { folder.delete() }
+        _ = try await folder.fill(["a"], server: server)
+        let service = try await folder.service(server: server)
+        let path = folder.url.appendingPathComponent(try #require(folder.entryFiles.first)).path
+        try #require(unlink(path) == 0 && mkfifo(path, 0o600) == 0)
+        // On a regression the load waits in open(2) for a writer: one comes after 10 s, so the test fails, not hangs.
+        let writer = Task.detached {
+            guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+            while !Task.isCancelled {
+                let file = open(path, O_WRONLY | O_NONBLOCK)
+                if file >= 0 {
+                    close(file)
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer { writer.cancel() }
+        let start = ContinuousClock.now
+        #expect(try await service.load(numbered("a")) == "2")
+        #expect(ContinuousClock.now - start < .seconds(10), "the load waited for a writer to the FIFO")
+        #expect(folder.entryFiles.count == 1)
     }
 
     @Test func forgedFileWithRightChecksumsNeverCrashes() async throws {
@@ -145,7 +170,7 @@ import Testing
             guard let child else { return }
             #expect(child.crashed, "the writer wasn't killed: \(child.output)")
             let temporary = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
-                .filter { $0.hasPrefix(".tmp-") }.count
+                .filter { $0.hasPrefix(CacheDirectory.temporaryPrefix) }.count
             let (served, corrupt) = try await Self.loadEveryEntry(in: folder.url)
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasPrefix(".") })
@@ -154,6 +179,45 @@ import Testing
             report.append("run \(run): \(served) served, \(corrupt) corrupt, \(temporary) temporary files left")
         }
         print("CacheCrashTests: " + report.joined(separator: "; "))
+    }
+
+    /// An entry whose modification time is out of the range of `Int64` nanoseconds is the oldest: the open neither
+    /// traps nor counts it as the latest use.
+    @Test(arguments: [10_413_792_000, -11_676_096_000])  // 2300-01-01 and 1600-01-01
+    func entryUsedAfter2262OrBefore1677CountsAsTheOldest(seconds: Int) async throws {
+        // A tmpfs keeps such a time as it is, where ext4 clamps it to 1901.
+        let shared = URL(fileURLWithPath: "/dev/shm")
+        let folder = CacheFolder(
+            parent: FileManager.default.fileExists(atPath: shared.path) ? shared : .temporaryDirectory)
+        defer { folder.delete() }
+        let child = try await ChildProcess.run("time \(seconds)") {
+            try await Self.openAfterUsing(folder, at: seconds)
+        }
+        guard let child else { return }
+        #expect(child.exitedNormally, "\(child.output)")
+        #expect(child.result == "a served, b dropped", "\(child.output)")
+    }
+
+    /// Stores `a` then `b`, sets `b`'s modification time to `seconds` since 1970, and opens the cache again with room
+    /// for one entry; says which it serves.
+    private static func openAfterUsing(_ folder: CacheFolder, at seconds: Int) async throws -> String {
+        let size: Int
+        let b: String
+        do {
+            let cache = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+            await cache.record(CacheFolder.response("a"), for: CacheFolder.request("a"), generation: 0)
+            let a = folder.entryFiles
+            size = await cache.byteCount
+            await cache.record(CacheFolder.response("b"), for: CacheFolder.request("b"), generation: 0)
+            b = try #require(folder.entryFiles.first { !a.contains($0) })
+        }
+        let time = timespec(tv_sec: seconds, tv_nsec: 0)
+        let path = folder.url.appendingPathComponent(b).path
+        try #require([time, time].withUnsafeBufferPointer { utimensat(AT_FDCWD, path, $0.baseAddress, 0) } == 0)
+        let cache = try ResponseCache(directory: folder.url, byteLimit: size * 3 / 2)
+        let a = await cache.lookup(CacheFolder.request("a")).found != nil
+        let bServed = await cache.lookup(CacheFolder.request("b")).found != nil
+        return "a \(a ? "served" : "dropped"), b \(bServed ? "served" : "dropped")"
     }
 
     /// Stores the ``entries`` again and again in a cache in `directory`, each time with another body, until the
@@ -239,6 +303,24 @@ private actor Rounds {
         ] as [(String, UInt64)])
     func hashMatchesTheReference(_ text: String, _ expected: UInt64) {
         #expect(xxh64(Array(text.utf8)) == expected)
+    }
+}
+
+/// ``sha256(_:)`` against the examples of FIPS 180-2, appendix B: a message, repeated some times, and its digest.
+@Suite struct SHA256Tests {
+    @Test(
+        arguments: [
+            ("abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            ("", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+            ("a", 1_000_000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+        ] as [(String, Int, String)])
+    func digestMatchesTheStandard(_ message: String, _ repeated: Int, _ expected: String) {
+        let bytes = Array(String(repeating: message, count: repeated).utf8)
+        #expect(sha256(bytes).map { String(format: "%02x", $0) }.joined() == expected)
     }
 }
 

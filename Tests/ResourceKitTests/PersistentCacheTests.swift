@@ -112,6 +112,76 @@ import Testing
         #expect(try await service.load(numbered("feed", headers: ["X-Variant": "2"])) == "6")
         #expect(try await service.load(numbered("other")) == "3")
     }
+
+    @Test(.enabled(if: Immutable.isSupported, "needs chattr +i, which tmpfs and some other file systems lack"))
+    func fileThatCantBeDeletedStaysCountedAndIsDeletedOnceItCanBe() async throws {
+        defer { folder.delete() }
+        let size = try await folder.fill(["a"], server: server)
+        let a = folder.url.appendingPathComponent(try #require(folder.entryFiles.first))
+        defer { Immutable.set(false, a) }
+        try #require(Immutable.set(true, a))
+        let service = try await folder.service(server: server, byteLimit: size * 7 / 2)
+        for path in ["b", "c", "d", "e", "f"] { _ = try await service.load(numbered(path)) }
+        #expect(folder.entryFiles.contains(a.lastPathComponent))
+        #expect(folder.entryFiles.reduce(0) { $0 + folder.size(of: $1) } == size * 3)
+        #expect(await service.cache?.byteCount == size * 3)
+        Immutable.set(false, a)
+        _ = try await service.load(numbered("g"))
+        #expect(!folder.entryFiles.contains(a.lastPathComponent))
+        #expect(folder.entryFiles.count == 3)
+    }
+
+    @Test func fileThatGrewSinceTheOpenMakesRoomWhenItIsRead() async throws {
+        let other = CacheFolder()
+        defer {
+            folder.delete()
+            other.delete()
+        }
+        let size = try await folder.fill(["a", "b", "c"], server: server)
+        let service = try await folder.service(server: server, byteLimit: size * 4)
+        // The entry for …/a with a body 900 bytes longer, from another cache, replaces the file of …/a.
+        _ = try await other.service(server: server, bodyLength: 1_200).load(numbered("a"))
+        let name = try #require(other.entryFiles.first)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(name))
+        try FileManager.default.copyItem(
+            at: other.url.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        #expect(try await service.load(numbered("a")) == "4")
+        #expect(await service.cache?.byteCount == size * 2 + 900)
+        #expect(folder.entryFiles.count == 2)
+        #expect(try await service.load(numbered("b")) == "5")
+    }
+
+    @Test func noCredentialNorCookieIsWrittenToTheDirectory() async throws {
+        defer { folder.delete() }
+        let secrets = ["Bearer s3cr3t-token-XYZ", "sid=abc123", "session=f00d", "theme=dark"]
+        let headers = [
+            "Cache-Control": "max-age=3600", "Set-Cookie": "session=f00d; HttpOnly", "Set-Cookie2": "theme=dark",
+        ]
+        let signedIn = ["Authorization": secrets[0], "Cookie": secrets[1]]
+        do {
+            let service = try await folder.service(server: server, headers: headers)
+            #expect(try await service.load(numbered("a", headers: signedIn)) == "1")
+        }
+        #expect(folder.entryFiles.count == 1)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
+            let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
+            for secret in secrets { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in \(name)") }
+        }
+        let service = try await folder.service(server: server, headers: headers)
+        #expect(try await service.load(numbered("a", headers: signedIn)) == "1")
+        #expect(try await service.load(numbered("a", headers: ["Authorization": "Bearer other"])) == "2")
+    }
+
+    @Test(arguments: [false, true])
+    func setCookieIsNeverStored(onDisk: Bool) async throws {
+        defer { folder.delete() }
+        let cache =
+            onDisk ? try await folder.cache() : ResponseCache(byteLimit: 1_000_000)
+        let cookies = ["Set-Cookie": "session=f00d", "set-cookie2": "theme=dark", "ETag": "\"1\""]
+        await cache.record(CacheFolder.response("a", headers: cookies), for: CacheFolder.request("a"), generation: 0)
+        let found = try #require(await cache.lookup(CacheFolder.request("a")).found)
+        #expect(found.response.headers == ["Cache-Control": "max-age=3600", "ETag": "\"1\""])
+    }
 }
 
 /// The directory of a persistent cache: private to the user, cleaned of what a crash left, and used by one cache at a
@@ -132,10 +202,47 @@ import Testing
     @Test func temporaryFilesACrashLeftAreDeletedAtOpenAndOtherFilesKept() async throws {
         defer { folder.delete() }
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-        try Data("half an entry".utf8).write(to: folder.url.appendingPathComponent(".tmp-0123abcd"))
-        try Data("the caller's".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
+        try Data("half an entry".utf8).write(to: folder.url.appendingPathComponent(".resourcekit-tmp-0123456789abcdef"))
+        let others = [".resourcekit-tmp-notes", ".tmp-editor-swap", "notes.txt"]
+        for name in others { try Data("the caller's".utf8).write(to: folder.url.appendingPathComponent(name)) }
         _ = try await folder.cache()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["notes.txt"])
+        #expect(try files(in: folder.url) == others)
+    }
+
+    @Test func existingDirectoryOpenToOthersIsMadePrivate() throws {
+        defer { folder.delete() }
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        #expect(chmod(folder.url.path, 0o777) == 0)
+        _ = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+        #expect(folder.permissions(of: folder.url) == 0o700)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a directory to another user"))
+    func directoryOfAnotherUserThrows() throws {
+        defer { folder.delete() }
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        #expect(chown(folder.url.path, 4242, 4242) == 0 && chmod(folder.url.path, 0o777) == 0)
+        let error = try #require(throws: CocoaError.self) {
+            try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+        }
+        #expect(error.localizedDescription.contains("belongs to another user"))
+        #expect(folder.permissions(of: folder.url) == 0o777)
+    }
+
+    @Test(.enabled(if: Immutable.isSupported, "needs chattr +i, which tmpfs and some other file systems lack"))
+    func responseRemoveAllCouldntDeleteIsNotServedAfterARelaunch() async throws {
+        defer { folder.delete() }
+        defer { Immutable.set(false, folder.url) }
+        do {
+            let service = try await folder.service(server: server)
+            #expect(try await service.load(numbered("me")) == "1")
+            // An immutable directory: its files can't be deleted, but can be written.
+            try #require(Immutable.set(true, folder.url))
+            await #expect(throws: CocoaError.self) { try await service.cache?.removeAll() }
+            #expect(try await service.load(numbered("me")) == "2")
+        }
+        let service = try await folder.service(server: server)
+        #expect(try await service.load(numbered("me")) == "3")
     }
 
     @Test func linkUnderAnEntrysNameIsNotFollowed() async throws {
@@ -190,11 +297,29 @@ import Testing
     }
 }
 
-/// A folder of its own for a test's cache, under the temporary directory, with what tests check in it.
+/// A folder of its own for a test's cache, under the temporary directory or `parent`, with what tests check in it.
 struct CacheFolder {
     /// The cache's directory, which doesn't exist yet.
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("resourcekit-disk-\(UUID().uuidString)").appendingPathComponent("cache")
+    let url: URL
+
+    init(parent: URL = FileManager.default.temporaryDirectory) {
+        url = parent.appendingPathComponent("resourcekit-disk-\(UUID().uuidString)").appendingPathComponent("cache")
+    }
+
+    /// A `GET` request for `…/path` with `headers`, as a cache receives it.
+    static func request(_ path: String, headers: [String: String] = [:]) -> URLRequest {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    /// A fresh response for `…/path` with `headers` besides its `Cache-Control`, and a body of 300 bytes.
+    static func response(_ path: String, headers: [String: String] = [:]) -> ResponseCache.StoredResponse {
+        let response = Response(
+            statusCode: 200, headers: headers.merging(["Cache-Control": "max-age=3600"]) { $1 },
+            body: Data(repeating: 0x61, count: 300), url: baseURL.appendingPathComponent(path))
+        return ResponseCache.StoredResponse(response)!
+    }
 
     /// A web service with a cache in this folder, whose server answers `status` with `headers` and its number padded
     /// to `bodyLength` bytes.
@@ -255,6 +380,31 @@ struct CacheFolder {
     /// Deletes the folder.
     func delete() {
         try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+}
+
+/// Makes files and directories immutable with `chattr`, which only some file systems support (ext4 does, tmpfs not).
+enum Immutable {
+    /// Whether `chattr +i` works in the temporary directory, and this process may use it.
+    static let isSupported: Bool = {
+        let folder = CacheFolder()
+        defer { folder.delete() }
+        guard (try? FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)) != nil,
+            set(true, folder.url)
+        else { return false }
+        return set(false, folder.url)
+    }()
+
+    /// Sets or clears the immutable attribute of `url`; `false` when `chattr` fails.
+    @discardableResult
+    static func set(_ immutable: Bool, _ url: URL) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [immutable ? "+i" : "-i", url.path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 }
 

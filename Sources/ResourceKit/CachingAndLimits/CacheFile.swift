@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A file is a fixed head, then the metadata, then the body:
 ///
-/// - head (36 bytes, little-endian): the magic `RKRC`, the version (1), the metadata's length (32 bits) and XXH64,
+/// - head (36 bytes, little-endian): the magic `RKRC`, the version (2), the metadata's length (32 bits) and XXH64,
 ///   the body's length (64 bits) and XXH64;
 /// - metadata: the key (``keyBytes(_:)``), the date it was stored (a `Double`'s bits), the status code, the response's
 ///   URL, the number of header fields and each name and value; every text is its length (32 bits) then its UTF-8;
@@ -25,21 +25,25 @@ enum CacheFile {
     /// The bytes of the head.
     static let headLength = 36
     private static let magic: UInt32 = 0x4352_4B52  // "RKRC" read little-endian
-    private static let version: UInt32 = 1
+    /// 2 since a key holds its header fields' SHA-256 rather than their values; a file of another version is corrupt.
+    private static let version: UInt32 = 2
 
     /// A file that isn't a whole entry of this format for the key asked for, or that can't be read or written.
     struct Corrupt: Error {}
 
-    /// The bytes a key is compared and named by: its URL, then its header fields sorted by name, as length-prefixed
-    /// bytes, so that equal keys have equal bytes.
+    /// The bytes a key is compared, named and stored by: its URL as a length-prefixed text, then the SHA-256 of its
+    /// header fields sorted by name, as length-prefixed bytes, so that equal keys have equal bytes and no header value,
+    /// such as a credential, is ever written.
     static func keyBytes(_ key: ResponseCache.Key) throws -> [UInt8] {
+        var fields = Writer()
+        fields.append(try length(key.headers.count))
+        for (name, value) in key.headers.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            try fields.append(text: name)
+            try fields.append(text: value)
+        }
         var writer = Writer()
         try writer.append(text: key.url.utf8)
-        writer.append(try length(key.headers.count))
-        for (name, value) in key.headers.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            try writer.append(text: name)
-            try writer.append(text: value)
-        }
+        writer.bytes += sha256(fields.bytes)
         return writer.bytes
     }
 

@@ -11,20 +11,23 @@ import Foundation
 /// The entries of a persistent ``ResponseCache``: one file each in a directory (``CacheFile``), with only their names,
 /// sizes and order of use in memory.
 ///
-/// A file's name is the hash of its key's URL and the hash of its whole key (``EntryName``), so a lookup and
+/// A file's name is the SHA-256 of its key's URL and of its whole key (``EntryName``), so a lookup and
 /// `removeAll(url:)` need no reads. A file is written whole under a temporary name and renamed into place, so a crash
 /// leaves a temporary file, which the next open deletes, and never part of an entry. A file's modification time is
 /// its last use: the next open orders the entries by it, so the least recently used go first across launches. A file
 /// that turns out unreadable is deleted and treated as missing.
 ///
 /// Files are not `fsync`ed: a killed process can't lose a renamed file, and a file that power loss leaves incomplete
-/// fails its checksum and is dropped. The byte count is the sum of the files' sizes.
+/// fails its checksum and is dropped. The byte count is the sum of the files' sizes, those that couldn't be deleted
+/// included: they are deleted again when room is needed.
 struct DiskStorage: CacheStorage {
     private let directory: CacheDirectory
     private let byteLimit: Int
     /// Each entry's file size, in the order of use.
     private var files = RecencyList<EntryName, Int>()
     private(set) var byteCount = 0
+    /// The size of each file that was dropped but couldn't be deleted, by name; counted in ``byteCount``.
+    private var undeleted: [String: Int] = [:]
     /// The time of the latest use, in nanoseconds since 1970; each use is given a later one than the last, so that
     /// uses within one tick of the file system's clock keep their order.
     private var lastUse: Int64 = 0
@@ -38,7 +41,7 @@ struct DiskStorage: CacheStorage {
         self.byteLimit = byteLimit
         var found: [(name: EntryName, size: Int, used: Int64)] = []
         for name in try directory.names() {
-            if name.hasPrefix(CacheDirectory.temporaryPrefix) {
+            if CacheDirectory.isTemporary(name) {
                 directory.remove(name)
             } else if let entry = EntryName(fileName: name) {
                 if let file = directory.regularFile(name) {
@@ -73,6 +76,7 @@ struct DiskStorage: CacheStorage {
             if let old = files[name], old != size {
                 byteCount += size - old
                 files.insert(size, for: name)
+                makeRoom(for: 0)  // the file grew since it was counted
             }
             return entry
         } catch is CacheDirectory.Unavailable {
@@ -91,7 +95,11 @@ struct DiskStorage: CacheStorage {
         let size = head.count + entry.response.body.count
         guard size <= byteLimit else { return }
         makeRoom(for: size)
-        guard (try? directory.write(name.fileName, head, entry.response.body, usedAt: nextUse())) != nil else { return }
+        // Files that couldn't be deleted may leave no room.
+        guard byteCount + size <= byteLimit,
+            (try? directory.write(name.fileName, head, entry.response.body, usedAt: nextUse())) != nil
+        else { return }
+        if let replaced = undeleted.removeValue(forKey: name.fileName) { byteCount -= replaced }
         files.insert(size, for: name)
         byteCount += size
     }
@@ -106,13 +114,20 @@ struct DiskStorage: CacheStorage {
         for name in files.keys.filter({ $0.url == urlHash }) { drop(name) }
     }
 
+    /// Deletes every entry's file; one that can't be deleted is emptied, so no later open serves it, and stays counted.
     mutating func removeAll() throws {
         files.removeAll()
+        undeleted.removeAll()
         byteCount = 0
         var failures: [String] = []
-        for name in try directory.names()
-        where name.hasPrefix(CacheDirectory.temporaryPrefix) || EntryName(fileName: name) != nil {
-            if let failure = directory.remove(name) { failures.append("\(name): \(failure)") }
+        for name in try directory.names() where CacheDirectory.isTemporary(name) || EntryName(fileName: name) != nil {
+            if let failure = directory.remove(name) {
+                failures.append("\(name): \(failure)")
+                directory.empty(name)
+                let size = directory.regularFile(name)?.size ?? 0
+                undeleted[name] = size
+                byteCount += size
+            }
         }
         guard failures.isEmpty else {
             throw CocoaError(
@@ -125,31 +140,42 @@ struct DiskStorage: CacheStorage {
         }
     }
 
-    /// Drops the least recently used entries until `size` more bytes fit in the limit.
+    /// Deletes the files that couldn't be deleted before, then drops the least recently used entries, until `size`
+    /// more bytes fit in the limit.
     private mutating func makeRoom(for size: Int) {
+        guard byteCount + size > byteLimit else { return }
+        for (name, bytes) in undeleted where directory.remove(name) == nil {
+            undeleted[name] = nil
+            byteCount -= bytes
+        }
         while byteCount + size > byteLimit, let oldest = files.leastRecentlyUsedKey {
             drop(oldest)
         }
     }
 
-    /// Forgets the entry `name`, if there is one, and deletes its file.
+    /// Forgets the entry `name`, if there is one, and deletes its file; a file that can't be deleted stays counted.
     private mutating func drop(_ name: EntryName) {
         guard let size = files.removeValue(forKey: name) else { return }
-        byteCount -= size
-        directory.remove(name.fileName)
+        if directory.remove(name.fileName) == nil {
+            byteCount -= size
+        } else if let previous = undeleted.updateValue(size, forKey: name.fileName) {
+            byteCount -= previous  // the same file, counted once
+        }
     }
 
     /// A time for a use, later than every use before it.
     private mutating func nextUse() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        lastUse = max(lastUse + 1, Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+        let (next, overflow) = lastUse.addingReportingOverflow(1)
+        lastUse = max(overflow ? lastUse : next, CacheDirectory.nanoseconds(now) ?? lastUse)
         return lastUse
     }
 }
 
-/// The name of an entry's file: the XXH64 of its key's URL and of its whole key (``CacheFile/keyBytes(_:)``), each in
-/// 16 lowercase hexadecimal digits, joined by `-`.
+/// The name of an entry's file: the first 64 bits of the SHA-256 of its key's URL and of its whole key
+/// (``CacheFile/keyBytes(_:)``, which holds a digest of the header fields, never their values), each in 16 lowercase
+/// hexadecimal digits, joined by `-`.
 ///
 /// Two keys with one name share a file: the file holds its key, so a lookup for the other key finds a mismatch, a
 /// miss. The URL's part makes `removeAll(url:)` a matter of names.
@@ -162,7 +188,7 @@ struct EntryName: Hashable {
     /// The name of the file for `key`, whose ``CacheFile/keyBytes(_:)`` are `keyBytes`.
     init(_ key: ResponseCache.Key, keyBytes: [UInt8]) {
         url = Self.hash(url: key.url)
-        self.key = xxh64(keyBytes)
+        self.key = Self.hash(keyBytes)
     }
 
     /// The name a file is called by, or `nil` when it isn't exactly an entry's name.
@@ -178,17 +204,22 @@ struct EntryName: Hashable {
 
     /// The hash of a key's URL.
     static func hash(url: String) -> UInt64 {
-        xxh64(Array(url.utf8))
+        hash(Array(url.utf8))
+    }
+
+    /// The first 64 bits of the SHA-256 of `bytes`.
+    private static func hash(_ bytes: [UInt8]) -> UInt64 {
+        sha256(bytes).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// `value` in 16 lowercase hexadecimal digits.
-    private static func hex(_ value: UInt64) -> String {
+    static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The number that exactly 16 lowercase hexadecimal digits spell, or `nil` for anything else.
-    private static func number(_ digits: Substring.UTF8View) -> UInt64? {
+    static func number(_ digits: Substring.UTF8View) -> UInt64? {
         guard digits.count == 16 else { return nil }
         var value: UInt64 = 0
         for digit in digits {
@@ -213,16 +244,22 @@ final class CacheDirectory: Sendable {
     /// file itself may be fine.
     struct Unavailable: Error {}
 
-    /// The prefix of the name of a file being written.
-    static let temporaryPrefix = ".tmp-"
+    /// The prefix of the name of a file being written, which 16 lowercase hexadecimal digits follow.
+    static let temporaryPrefix = ".resourcekit-tmp-"
     /// The directory's path, for messages.
     let path: String
     private let descriptor: Int32
 
-    /// Opens and locks the directory at `url`, creating it, private to the user, if it is missing.
+    /// Whether `name` is exactly the name of a file being written: the ``temporaryPrefix`` and 16 hexadecimal digits.
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(temporaryPrefix) && EntryName.number(name.utf8.dropFirst(temporaryPrefix.utf8.count)) != nil
+    }
+
+    /// Opens and locks the directory at `url`, creating it, private to the user, if it is missing; an existing one
+    /// must be the effective user's, and is made private to them.
     ///
-    /// - Throws: A `CocoaError` when it isn't a `file:` URL, the directory can't be created or opened, or another
-    ///   cache has it open.
+    /// - Throws: A `CocoaError` when it isn't a `file:` URL, the directory can't be created or opened, belongs to
+    ///   another user, or another cache has it open.
     init(_ url: URL) throws {
         guard url.isFileURL else { throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSURLErrorKey: url]) }
         path = url.path
@@ -234,6 +271,12 @@ final class CacheDirectory: Sendable {
         descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw Self.failure(.fileReadUnknown, "The cache's directory can't be opened at \(path)", path: path)
+        }
+        do {
+            try Self.makePrivate(descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let failure = Self.failure(
@@ -247,12 +290,36 @@ final class CacheDirectory: Sendable {
         close(descriptor)
     }
 
+    /// Checks that the directory open as `descriptor` belongs to the effective user, and takes every permission from
+    /// the group and others.
+    private static func makePrivate(_ descriptor: Int32, path: String) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw failure(.fileReadUnknown, "The cache's directory can't be read at \(path)", path: path)
+        }
+        guard status.st_uid == geteuid() else {
+            throw CocoaError(
+                .fileReadNoPermission,
+                userInfo: [
+                    NSFilePathErrorKey: path,
+                    NSLocalizedDescriptionKey: "The cache's directory \(path) belongs to another user (uid "
+                        + "\(status.st_uid)); a ResponseCache only uses a directory of its own user.",
+                ])
+        }
+        if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o700) != 0 {
+            throw failure(.fileWriteNoPermission, "The cache's directory can't be made private at \(path)", path: path)
+        }
+    }
+
     /// The names in the directory.
     ///
     /// - Throws: A `CocoaError` when it can't be listed.
     func names() throws -> [String] {
-        guard let stream = fdopendir(dup(descriptor)) else {
-            throw Self.failure(.fileReadUnknown, "The cache's directory can't be listed at \(path)", path: path)
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            let failure = Self.failure(.fileReadUnknown, "The cache's directory can't be listed at \(path)", path: path)
+            if copy >= 0 { close(copy) }
+            throw failure
         }
         defer { closedir(stream) }
         rewinddir(stream)
@@ -266,8 +333,8 @@ final class CacheDirectory: Sendable {
         return names
     }
 
-    /// The size and modification time (nanoseconds since 1970) of the regular file `name`; `nil` when it is missing
-    /// or something else, such as a link.
+    /// The size and modification time (nanoseconds since 1970, `Int64.min` for a time out of their range, so that it
+    /// counts as the oldest) of the regular file `name`; `nil` when it is missing or something else, such as a link.
     func regularFile(_ name: String) -> (size: Int, modified: Int64)? {
         var status = stat()
         guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG,
@@ -278,7 +345,14 @@ final class CacheDirectory: Sendable {
         #else
             let modified = status.st_mtim
         #endif
-        return (size, Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec))
+        return (size, Self.nanoseconds(modified) ?? .min)
+    }
+
+    /// `time` in nanoseconds since 1970, or `nil` when that is out of `Int64`'s range (before 1677 or after 2262).
+    static func nanoseconds(_ time: timespec) -> Int64? {
+        let (seconds, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowAgain) = seconds.addingReportingOverflow(Int64(time.tv_nsec))
+        return overflow || overflowAgain ? nil : total
     }
 
     /// Reads the regular file `name` with `read`, which gets its descriptor and size, then sets its modification time
@@ -288,7 +362,8 @@ final class CacheDirectory: Sendable {
     ///   opened or isn't a regular file, or what `read` throws.
     func read<Result>(_ name: String, usedAt used: Int64, _ read: (Int32, Int) throws -> Result) throws -> (Result, Int)
     {
-        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Without waiting: opening a FIFO put under the name would block until something writes to it.
+        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else {
             if [EMFILE, ENFILE, ENOMEM, EINTR].contains(errno) { throw Unavailable() }
             throw CacheFile.Corrupt()
@@ -307,7 +382,7 @@ final class CacheDirectory: Sendable {
     ///
     /// - Throws: ``CacheFile/Corrupt`` when the file can't be created, written or renamed.
     func write(_ name: String, _ head: [UInt8], _ body: Data, usedAt used: Int64) throws {
-        let temporary = Self.temporaryPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
+        let temporary = Self.temporaryPrefix + EntryName.hex(UInt64.random(in: .min ... .max))
         let file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw CacheFile.Corrupt() }
         let written =
@@ -324,6 +399,13 @@ final class CacheDirectory: Sendable {
     func remove(_ name: String) -> String? {
         guard unlinkat(descriptor, name, 0) != 0, errno != ENOENT else { return nil }
         return String(cString: strerror(errno))
+    }
+
+    /// Empties the file `name`, which couldn't be deleted, so that no later read takes it for an entry: unlike
+    /// deleting, this needs write permission on the file, not on the directory.
+    func empty(_ name: String) {
+        let file = openat(descriptor, name, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if file >= 0 { close(file) }
     }
 
     /// Sets the access and modification times of `file` to `nanoseconds` since 1970; `false` when it can't.

@@ -113,7 +113,8 @@ public actor ResponseCache {
     func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) -> StoredResponse? {
         guard generation == self.generation, let key = Key(request), var response = storage.entry(for: key)?.response
         else { return nil }
-        for (name, value) in notModified.headers where !Self.bodyFields.contains(asciiLowercased(name)) {
+        for (name, value) in notModified.headers
+        where !Self.bodyFields.contains(asciiLowercased(name)) && StoredResponse.isStorable(field: name) {
             response.headers = response.headers.filter { !sameHeaderName($0.key, name) }
             response.headers[name] = value
         }
@@ -180,13 +181,21 @@ extension ResponseCache {
         var headers: [String: String]
         var body: Data
 
-        /// Keeps the parts of `response`, or returns `nil` when it has no URL.
+        /// Keeps the parts of `response` but its cookies, or returns `nil` when it has no URL.
         init?(_ response: Response) {
             guard let url = response.url else { return nil }
             self.url = url
             statusCode = response.statusCode
-            headers = response.headers
+            headers = response.headers.filter { Self.isStorable(field: $0.key) }
             body = response.body
+        }
+
+        /// The fields never stored, in memory or on disk: a cache doesn't replay cookies.
+        private static let unstoredFields: Set<String> = ["set-cookie", "set-cookie2"]
+
+        /// Whether a field named `name` is kept in a stored response.
+        static func isStorable(field name: String) -> Bool {
+            !unstoredFields.contains(asciiLowercased(name))
         }
 
         /// The response to answer with.
