@@ -19,23 +19,21 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func httpAnswersFreshThenAsksTheServer() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
         f.clock.advance(30)
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
         f.clock.advance(30)
-        #expect(try await service.load(f.feed()) == "2")
+        #expect(try await f.load() == "2")
         #expect(f.cacheEvents == ["http 0"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func revalidateAsksTheServerEvenWhileFresh() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60", etag: #""v1""#)
-        #expect(try await service.load(f.feed()) == "1")
-        #expect(try await service.load(f.feed(.revalidate)) == "1")
+        #expect(try await f.load() == "1")
+        #expect(try await f.load(.revalidate) == "1")
         #expect(await f.origin.conditionalRequests == 1)
         #expect(f.cacheEvents == ["revalidated"])
     }
@@ -43,21 +41,19 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func revalidateWithoutValidatorsLoadsAgain() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        #expect(try await service.load(f.feed()) == "1")
-        #expect(try await service.load(f.feed(.revalidate)) == "2")
-        #expect(try await service.load(f.feed()) == "2")
+        #expect(try await f.load() == "1")
+        #expect(try await f.load(.revalidate) == "2")
+        #expect(try await f.load() == "2")
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func storedElseNetworkAnswersWhateverTheAgeAndLoadsOnlyWhenNothingIsStored() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "no-cache")
-        #expect(try await service.load(f.feed(.storedElseNetwork)) == "1")
+        #expect(try await f.load(.storedElseNetwork) == "1")
         f.clock.advance(86_400)
-        #expect(try await service.load(f.feed(.storedElseNetwork)) == "1")
+        #expect(try await f.load(.storedElseNetwork) == "1")
         #expect(await f.origin.count == 1)
         #expect(f.cacheEvents == ["storedElseNetwork 86400"])
     }
@@ -65,10 +61,9 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func networkElseStoredPrefersTheNetwork() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        #expect(try await service.load(f.feed(.networkElseStored)) == "1")
-        #expect(try await service.load(f.feed(.networkElseStored)) == "2")
+        #expect(try await f.load(.networkElseStored) == "1")
+        #expect(try await f.load(.networkElseStored) == "2")
         #expect(f.cacheEvents.isEmpty)
     }
 
@@ -76,28 +71,26 @@ import Testing
     @Test(arguments: [Outage.unreachable, .status(503), .status(500), .status(502), .status(504)])
     func networkElseStoredAnswersWithTheStoredResponseWhenTheServerFails(outage: Outage) async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        #expect(try await service.load(f.feed(.networkElseStored)) == "1")
+        #expect(try await f.load(.networkElseStored) == "1")
         await f.origin.set(outage: outage)
         f.clock.advance(100)
-        #expect(try await service.load(f.feed(.networkElseStored)) == "1")
+        #expect(try await f.load(.networkElseStored) == "1")
         #expect(f.cacheEvents == ["networkElseStored 40"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func networkElseStoredPassesOtherFailuresOn() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        _ = try await service.load(f.feed(.networkElseStored))
+        _ = try await f.load(.networkElseStored)
         await f.origin.set(outage: .status(404))
         let error = try await #require(throws: WebserviceError.self) {
-            try await service.load(f.feed(.networkElseStored))
+            try await f.load(.networkElseStored)
         }
         #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 404)
         // The 404 says the stored response is gone.
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed(.storedOnly)) }
+        await #expect(throws: WebserviceError.self) { try await f.load(.storedOnly) }
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -105,7 +98,7 @@ import Testing
         let f = Fixture()
         await f.origin.set(outage: .unreachable)
         let error = try await #require(throws: WebserviceError.self) {
-            try await f.service().load(f.feed(.networkElseStored))
+            try await f.service.load(f.feed(.networkElseStored))
         }
         #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .notConnectedToInternet)
     }
@@ -113,17 +106,16 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func storedOnlyNeverUsesTheNetwork() async throws {
         let f = Fixture()
-        let service = f.service()
-        let error = try await #require(throws: WebserviceError.self) { try await service.load(f.feed(.storedOnly)) }
+        let error = try await #require(throws: WebserviceError.self) { try await f.load(.storedOnly) }
         #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .resourceUnavailable)
         #expect(await f.origin.count == 0)
         await f.origin.set(cacheControl: "no-store")
-        _ = try await service.load(f.feed())
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed(.storedOnly)) }
+        _ = try await f.load()
+        await #expect(throws: WebserviceError.self) { try await f.load(.storedOnly) }
         await f.origin.set(cacheControl: "max-age=1")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(3_600)
-        #expect(try await service.load(f.feed(.storedOnly)) == "2")
+        #expect(try await f.load(.storedOnly) == "2")
         #expect(await f.origin.count == 2)
         #expect(f.cacheEvents == ["storedOnly 3599"])
     }
@@ -132,10 +124,10 @@ import Testing
     @Test func storedOnlyWithoutACacheFailsBeforeSending() async throws {
         let f = Fixture()
         let origin = f.origin
-        let service = Webservice(
+        let uncached = Webservice(
             transport: StubTransport.answering(.computed { request in await origin.answer(request) }))
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed(.storedOnly)) }
-        #expect(await f.origin.count == 0)
+        await #expect(throws: WebserviceError.self) { try await uncached.load(f.feed(.storedOnly)) }
+        #expect(await origin.count == 0)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -144,7 +136,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("stored-only-\(UUID())")
         var download = Resource<URL>(url: baseURL.appendingPathComponent("feed"), downloadingTo: file)
         download.cachePolicy = .storedOnly
-        let error = try await #require(throws: WebserviceError.self) { try await f.service().load(download) }
+        let error = try await #require(throws: WebserviceError.self) { try await f.service.load(download) }
         #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .resourceUnavailable)
         #expect(await f.origin.count == 0)
     }
@@ -153,15 +145,14 @@ import Testing
     @Test(arguments: ["max-age=1", "max-age=1, stale-if-error=600"])
     func theResourceTimeoutIsAFailureTheStoredResponseAnswers(cacheControl: String) async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: cacheControl)
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(10)
         await f.origin.hold()
         // Only stale-if-error lets HTTP's rules answer; networkElseStored always does.
         var slow = f.feed(cacheControl.contains("stale-if-error") ? .http : .networkElseStored)
         slow.timeout = 0.2
-        #expect(try await service.load(slow) == "1")
+        #expect(try await f.service.load(slow) == "1")
         #expect(f.cacheEvents.count == 1)
         await f.origin.release()
     }
@@ -169,14 +160,13 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theResourceTimeoutStillEndsALoadWithNothingToFallBackOn() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=1")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(10)
         await f.origin.hold()
         var slow = f.feed()
         slow.timeout = 0.2
-        let error = try await #require(throws: WebserviceError.self) { try await service.load(slow) }
+        let error = try await #require(throws: WebserviceError.self) { try await f.service.load(slow) }
         #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
         await f.origin.release()
     }
@@ -184,30 +174,28 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func removeAllDuringABackgroundRevalidationKeepsItsAnswerOut() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=1, stale-while-revalidate=600")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(10)
         await f.origin.hold()
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
         try await eventually("the background revalidation was sent") { await f.origin.waiting == 1 }
-        try await service.cache?.removeAll()
+        try await f.service.cache?.removeAll()
         await f.origin.release()
         try await eventually("the background revalidation ended") { await f.origin.count == 2 }
         try await Task.sleep(nanoseconds: 50_000_000)
-        #expect(await service.cache?.count == 0)
+        #expect(await f.service.cache?.count == 0)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailedLoadLeavesTheStoredResponseForOfflineUse() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(120)
         await f.origin.set(outage: .status(503))
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed()) }
-        #expect(try await service.load(f.feed(.storedOnly)) == "1")
+        await #expect(throws: WebserviceError.self) { try await f.load() }
+        #expect(try await f.load(.storedOnly) == "1")
     }
 
     // MARK: stale-while-revalidate
@@ -215,41 +203,38 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func staleWhileRevalidateAnswersAtOnceAndRevalidatesOnceInTheBackground() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60, stale-while-revalidate=30", etag: #""v1""#)
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
         await f.origin.hold()
         f.clock.advance(70)
-        #expect(try await service.load(f.feed()) == "1")
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
+        #expect(try await f.load() == "1")
         try await eventually("the background revalidation was sent") { await f.origin.waiting == 1 }
         await f.origin.release()
         try await eventually("the 304 made the response fresh again") { f.cacheEvents.last == "revalidated" }
         #expect(await f.origin.conditionalRequests == 1)
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
         #expect(f.cacheEvents == ["http 10", "http 10", "revalidated", "http 0"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func staleWhileRevalidateEndsAfterItsWindow() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60, stale-while-revalidate=30")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(91)
-        #expect(try await service.load(f.feed()) == "2")
+        #expect(try await f.load() == "2")
         #expect(f.cacheEvents.isEmpty)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aBackgroundRevalidationStoresTheNewResponse() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60, stale-while-revalidate=30")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(61)
-        #expect(try await service.load(f.feed()) == "1")
-        try await eventually("the new response was stored") { (try? await service.load(f.feed(.storedOnly))) == "2" }
+        #expect(try await f.load() == "1")
+        try await eventually("the new response was stored") { (try? await f.load(.storedOnly)) == "2" }
     }
 
     // MARK: stale-if-error
@@ -258,51 +243,47 @@ import Testing
     @Test(arguments: [Outage.unreachable, .status(500), .status(502), .status(503), .status(504)])
     func staleIfErrorAnswersWhenTheServerFailsWithinItsWindow(outage: Outage) async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60, stale-if-error=300")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         await f.origin.set(outage: outage)
         f.clock.advance(200)
-        #expect(try await service.load(f.feed()) == "1")
+        #expect(try await f.load() == "1")
         f.clock.advance(161)
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed()) }
+        await #expect(throws: WebserviceError.self) { try await f.load() }
         #expect(f.cacheEvents == ["http 140"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func staleIfErrorDoesNotHideOtherStatuses() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60, stale-if-error=300")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         await f.origin.set(outage: .status(403))
         f.clock.advance(100)
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed()) }
+        await #expect(throws: WebserviceError.self) { try await f.load() }
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: ["max-age=60, stale-if-error=300, must-revalidate", "no-cache, stale-if-error=300"])
     func mustRevalidateAndNoCacheRuleOutStaleAnswers(cacheControl: String) async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: cacheControl + ", stale-while-revalidate=300")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         await f.origin.set(outage: .unreachable)
         f.clock.advance(100)
-        await #expect(throws: WebserviceError.self) { try await service.load(f.feed()) }
+        await #expect(throws: WebserviceError.self) { try await f.load() }
         // A caller's own policy may still choose the stored response.
-        #expect(try await service.load(f.feed(.networkElseStored)) == "1")
+        #expect(try await f.load(.networkElseStored) == "1")
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCancelledLoadIsNotAnsweredFromTheCache() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=1, stale-if-error=300")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(10)
         await f.origin.hold()
-        let load = Task { try await service.load(f.feed(.networkElseStored)) }
+        let load = Task { try await f.load(.networkElseStored) }
         try await eventually("the request was sent") { await f.origin.waiting == 1 }
         load.cancel()
         await f.origin.set(outage: .unreachable)
@@ -314,26 +295,24 @@ import Testing
     @Test(arguments: [(CachePolicy.storedOnly, "max-age=60"), (.storedElseNetwork, "max-age=60")])
     func aRequestThatSkipsTheCacheIgnoresTheStoredResponse(policy: CachePolicy, cacheControl: String) async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: cacheControl)
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         var refresh = f.feed(policy)
         refresh.headers["Cache-Control"] = "no-cache"
         if policy == .storedOnly {
-            await #expect(throws: WebserviceError.self) { try await service.load(refresh) }
+            await #expect(throws: WebserviceError.self) { try await f.service.load(refresh) }
         } else {
-            #expect(try await service.load(refresh) == "2")
+            #expect(try await f.service.load(refresh) == "2")
         }
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func eventsDescribeThePolicyAndTheStaleness() async throws {
         let f = Fixture()
-        let service = f.service()
         await f.origin.set(cacheControl: "max-age=60")
-        _ = try await service.load(f.feed())
+        _ = try await f.load()
         f.clock.advance(90)
-        _ = try await service.load(f.feed(.storedOnly))
+        _ = try await f.load(.storedOnly)
         #expect(
             f.events.descriptions.last
                 == "GET https://api.example.com/feed: answered from the cache (storedOnly), 30 s stale")
@@ -348,14 +327,20 @@ private struct Fixture {
     let events = EventLog()
 
     /// A web service with a cache on the test clock, in front of ``origin``.
-    func service() -> Webservice {
-        let origin = origin
-        let clock = clock
-        return Webservice(
+    let service: Webservice
+
+    init() {
+        let (origin, clock) = (origin, clock)
+        service = Webservice(
             transport: StubTransport.answering(.computed { request in await origin.answer(request) }),
             cache: ResponseCache(byteLimit: 1_000_000, now: { clock.now }),
             observer: events.observer
         )
+    }
+
+    /// Loads ``feed(_:)`` under `policy`: the origin's answer number.
+    func load(_ policy: CachePolicy = .http) async throws -> String {
+        try await service.load(feed(policy))
     }
 
     /// The resource for `…/feed` under `policy`, whose model is the origin's answer number.
