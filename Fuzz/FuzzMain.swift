@@ -18,6 +18,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "multipart": fuzzMultipart,
     "curl-command": fuzzCURLCommand,
     "content-range": fuzzContentRange,
+    "cache-file": fuzzCacheFile,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

@@ -62,14 +62,21 @@ enum CacheFile {
             try metadata.append(text: name.utf8)
             try metadata.append(text: value.utf8)
         }
+        return try framing(metadata.bytes, body: entry.response.body)
+    }
+
+    /// The head for `metadata` and `body`, followed by `metadata`; the body follows them as it is.
+    ///
+    /// - Throws: ``Corrupt`` when the metadata is too long for its length field.
+    static func framing(_ metadata: [UInt8], body: Data) throws -> [UInt8] {
         var head = Writer()
         head.append(magic)
         head.append(version)
-        head.append(try length(metadata.bytes.count))
-        head.append(xxh64(metadata.bytes))
-        head.append(UInt64(entry.response.body.count))
-        head.append(xxh64(entry.response.body))
-        return head.bytes + metadata.bytes
+        head.append(try length(metadata.count))
+        head.append(xxh64(metadata))
+        head.append(UInt64(body.count))
+        head.append(xxh64(body))
+        return head.bytes + metadata
     }
 
     /// Reads the entry for the key whose ``keyBytes(_:)`` are `key` from `descriptor`, an open regular file of `size`
