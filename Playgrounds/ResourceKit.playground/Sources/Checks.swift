@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+import Synchronization
 
 /// Checks that a page's claim holds: prints it with a check mark, or prints what failed and where, then exits
 /// with status 1 so `Scripts/playgrounds.sh` fails.
@@ -77,3 +78,48 @@ public func allChecksPassed(_ page: String) {
 
 /// How many checks have passed in this run; a page's top-level code runs on the main actor.
 @MainActor private var checksPassed = 0
+
+/// An on/off switch that a stub transport reads and the page flips.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public final class Switch: Sendable {
+    private let state: Mutex<Bool>
+
+    /// Creates a switch that is `on`.
+    public init(_ on: Bool) { state = Mutex(on) }
+
+    /// Whether the switch is on.
+    public var isOn: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}
+
+/// A clock the page moves by hand, for a cache's `now`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public final class PageClock: Sendable {
+    private let date = Mutex(Date(timeIntervalSinceReferenceDate: 800_000_000))
+
+    /// Creates a clock at a fixed date.
+    public init() {}
+
+    /// The clock's current date.
+    public var now: Date { date.withLock { $0 } }
+
+    /// Moves the clock `seconds` forward.
+    public func advance(_ seconds: TimeInterval) { date.withLock { $0 += seconds } }
+}
+
+/// Keeps a web service's events, for the page to print and check.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public final class EventLog: Sendable {
+    private let events = Mutex<[String]>([])
+
+    /// Creates an empty log.
+    public init() {}
+
+    /// Adds `event`'s one-line description.
+    public func add(_ event: WebserviceEvent) { events.withLock { $0.append(event.description) } }
+
+    /// The descriptions so far, in order.
+    public var descriptions: [String] { events.withLock { $0 } }
+}

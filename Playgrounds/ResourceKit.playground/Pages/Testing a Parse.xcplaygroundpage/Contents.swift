@@ -144,3 +144,4 @@ let webservice = Webservice(transport: StubTransport(routes: ["/episodes": StubR
 check(try await webservice.load(Episode.all) == expected, "load returns what value(from:response:) returns")
 
 allChecksPassed("Testing a Parse")
+//: [Next](@next)
