@@ -119,6 +119,13 @@ struct StreamFramingTests {
             [Line(n: 1), Line(n: 2), Line(n: 3)])
     }
 
+    @Test func linesOfSpacesTabsAndCRsAreBlankAndOthersAreNot() async throws {
+        try await Self.expectSameElements(
+            "\t \r\n\r\n {\"n\":1}\t\n\r\r\n\t{\"n\":2}\n \t\r",
+            StreamingResource<Line>(Resource<Data>(url: Self.url), jsonLines: JSONDecoder()),
+            [Line(n: 1), Line(n: 2)])
+    }
+
     @Test func aLineThatDoesNotDecodeSaysWhichOneItIs() throws {
         let lines = StreamingResource<Line>(Resource<Data>(url: Self.url), jsonLines: JSONDecoder())
         let failure = try #require(throws: ElementFailure.self) {

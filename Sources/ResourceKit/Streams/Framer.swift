@@ -70,8 +70,9 @@ struct Framer {
     mutating func next() throws -> Unit? {
         switch kind {
         case .lines:
-            while let line = try line(endingWith: .lf) {
-                if let element = Self.nonBlank(line) { return .bytes(element) }
+            // A blank line comes back empty, without a copy.
+            while let line = try line(endingWith: .lf, blankAsEmpty: true) {
+                if !line.isEmpty { return .bytes(line) }
             }
             return nil
         case .records: return try record(atEnd: false)
@@ -89,9 +90,9 @@ struct Framer {
         switch kind {
         case .lines:
             if let unit = try next() { return unit }
-            let rest = bytes(start..<buffer.count)
+            let rest = isBlank(start..<buffer.count) ? nil : bytes(start..<buffer.count)
             consume(upTo: buffer.count)
-            return Self.nonBlank(rest).map { .bytes($0) }
+            return rest.map { .bytes($0) }
         case .records: return try record(atEnd: true)
         case .events: return try nextEvent(atEnd: true)
         case .chunks: return try next()
@@ -104,8 +105,9 @@ struct Framer {
 
     /// The next whole line, without its line end; `nil` when none is complete yet.
     ///
-    /// With `.lf`, a line ends at LF and a CR before it is dropped; with `.any`, at CR, LF or CRLF.
-    private mutating func line(endingWith end: LineEnd) throws -> Data? {
+    /// With `.lf`, a line ends at LF and a CR before it is dropped; with `.any`, at CR, LF or CRLF. With
+    /// `blankAsEmpty`, a line of only spaces, tabs and CRs comes back empty.
+    private mutating func line(endingWith end: LineEnd, blankAsEmpty: Bool = false) throws -> Data? {
         if end == .any, afterCR, start < buffer.count {
             afterCR = false
             if buffer[start] == 0x0A { consume(upTo: start + 1) }
@@ -119,7 +121,7 @@ struct Framer {
         var last = index
         if end == .lf, last > start, buffer[last - 1] == 0x0D { last -= 1 }
         try checkLimit(last - start)
-        let line = bytes(start..<last)
+        let line = blankAsEmpty && isBlank(start..<last) ? Data() : bytes(start..<last)
         consume(upTo: index + 1)
         if byte == 0x0D {
             if start < buffer.count {
@@ -154,9 +156,11 @@ struct Framer {
         buffer.withUnsafeBufferPointer { Data(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
-    /// `line`, unless it holds only spaces, tabs and CRs.
-    private static func nonBlank(_ line: Data) -> Data? {
-        line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } ? line : nil
+    /// Whether the buffer's bytes in `range` are only spaces, tabs and CRs.
+    private func isBlank(_ range: Range<Int>) -> Bool {
+        buffer.withUnsafeBufferPointer { bytes in
+            !bytes[range].contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+        }
     }
 
     // MARK: - Records
