@@ -93,12 +93,23 @@ import Testing
 
     @Test func weakETagGivesWayToLastModified() {
         let date = "Tue, 15 Nov 1994 08:12:31 GMT"
+        let sent = "Tue, 15 Nov 1994 08:12:32 GMT"
         #expect(
-            Resume.validator(of: Response(statusCode: 200, headers: ["ETag": #"W/"v1""#, "Last-Modified": date]))
+            Resume.validator(
+                of: Response(statusCode: 200, headers: ["ETag": #"W/"v1""#, "Last-Modified": date, "Date": sent]))
                 == date)
         #expect(
             Resume.validator(of: Response(statusCode: 200, headers: ["ETag": #""v1""#, "Last-Modified": date]))
                 == #""v1""#)
+    }
+
+    /// RFC 9110, 8.8.2.2: a `Last-Modified` that the response's `Date` doesn't follow by a second or more may name two
+    /// versions of the file, so it can't guard a `Range`.
+    @Test(arguments: [nil, "Tue, 15 Nov 1994 08:12:31 GMT", "Tue, 15 Nov 1994 08:12:30 GMT", "not a date"])
+    func lastModifiedIsAValidatorOnlyASecondOrMoreBeforeTheResponsesDate(date: String?) {
+        var headers = ["Last-Modified": "Tue, 15 Nov 1994 08:12:31 GMT"]
+        headers["Date"] = date
+        #expect(Resume.validator(of: Response(statusCode: 200, headers: headers)) == nil)
     }
 
     @Test func bodyThatBreaksOffBeforeItsFirstByteLeavesNothing() throws {
@@ -294,6 +305,7 @@ import Testing
         let downloads = Downloads { request, number in
             var answer = Self.whole(etag: #"W/"v1""#, breaks: number == 1)
             answer.headers["Last-Modified"] = date
+            answer.headers["Date"] = "Tue, 15 Nov 1994 09:00:00 GMT"
             return answer
         }
 

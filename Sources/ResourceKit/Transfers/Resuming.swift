@@ -139,14 +139,22 @@ struct Resume: Sendable, Equatable {
         return (file, 0, nil)
     }
 
-    /// The validator a response's body can be resumed with: its `ETag` if it is strong, else its `Last-Modified`;
-    /// `nil` for a weak `ETag` alone, or a value that isn't visible ASCII or is over 512 bytes.
+    /// The validator a response's body can be resumed with: its `ETag` if it is strong, else its `Last-Modified` if
+    /// that is strong too; `nil` for a weak `ETag` alone, or a value that isn't visible ASCII or is over 512 bytes.
+    ///
+    /// A `Last-Modified` is strong only when the response's `Date` is at least a second later (RFC 9110, sections
+    /// 8.8.2.2 and 13.1.5): a file changed twice within its second would otherwise pass for the same.
     static func validator(of head: Response) -> String? {
         if let tag = head.value(forHTTPHeaderField: "ETag"), !tag.hasPrefix("W/") {
             return isSendable(tag) && tag.utf8.count >= 2 && tag.utf8.first == UInt8(ascii: "\"")
                 && tag.utf8.last == UInt8(ascii: "\"") ? tag : nil
         }
-        return head.value(forHTTPHeaderField: "Last-Modified").flatMap { isSendable($0) ? $0 : nil }
+        guard let modified = head.value(forHTTPHeaderField: "Last-Modified"), isSendable(modified),
+            let modifiedDate = RetryPolicy.httpDate(modified),
+            let sent = head.value(forHTTPHeaderField: "Date").flatMap(RetryPolicy.httpDate),
+            sent.timeIntervalSince(modifiedDate) >= 1
+        else { return nil }
+        return modified
     }
 
     /// Whether `value` may go back to the server as `If-Range`: 1 to 512 bytes of visible ASCII and spaces.
