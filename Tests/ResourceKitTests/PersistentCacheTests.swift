@@ -91,7 +91,7 @@ import Testing
         for path in ["a", "b", "c"] { _ = try await service.load(numbered(path)) }
         #expect(folder.entryFiles.count == 3)
         try await service.cache?.removeAll()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [CacheFolder.saltName])
         #expect(await service.cache?.count == 0)
         #expect(await service.cache?.byteCount == 0)
         #expect(try await service.load(numbered("a")) == "4")
@@ -140,6 +140,9 @@ import Testing
         let size = try await folder.fill(["a", "b", "c"], server: server)
         let service = try await folder.service(server: server, byteLimit: size * 4)
         // The entry for …/a with a body 900 bytes longer, from another cache, replaces the file of …/a.
+        // The same salt, so that the other cache names and keys …/a the same.
+        try FileManager.default.createDirectory(at: other.url, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.salt, to: other.salt)
         _ = try await other.service(server: server, bodyLength: 1_200).load(numbered("a"))
         let name = try #require(other.entryFiles.first)
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent(name))
@@ -170,6 +173,127 @@ import Testing
         let service = try await folder.service(server: server, headers: headers)
         #expect(try await service.load(numbered("a", headers: signedIn)) == "1")
         #expect(try await service.load(numbered("a", headers: ["Authorization": "Bearer other"])) == "2")
+    }
+
+    @Test func noByteOfATokenInTheURLNorOfItsUserInformationIsWrittenToTheDirectory() async throws {
+        defer { folder.delete() }
+        let secrets = ["SECRET-t0ken-4242", "alice-the-user", "p4ssw0rd-of-alice"]
+        let url = "https://alice-the-user:p4ssw0rd-of-alice@a.example/feed?access_token=SECRET-t0ken-4242&page=2"
+        let request = try CacheFolder.request(url: url)
+        do {
+            let cache = try await folder.cache()
+            await cache.record(try CacheFolder.response(url: url), for: request, generation: 0)
+            #expect(await cache.count == 1)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
+            #expect(!secrets.contains { name.contains($0) })
+            let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
+            for secret in secrets { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in \(name)") }
+            #expect(bytes.range(of: Data("a.example".utf8)) == nil, "the host in \(name)")
+        }
+        let found = try #require(await folder.cache().lookup(request).found)
+        #expect(found.response.url.absoluteString == url)
+    }
+
+    @Test func redirectedResponseKeepsItsOwnURLAndOnlyItIsWritten() async throws {
+        defer { folder.delete() }
+        let url = "https://a.example/old?access_token=SECRET-t0ken-4242"
+        let target = "https://b.example/new-place"
+        let request = try CacheFolder.request(url: url)
+        do {
+            let cache = try await folder.cache()
+            await cache.record(try CacheFolder.response(url: target), for: request, generation: 0)
+        }
+        let name = try #require(folder.entryFiles.first)
+        let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
+        #expect(bytes.range(of: Data(target.utf8)) != nil)
+        #expect(bytes.range(of: Data("SECRET-t0ken-4242".utf8)) == nil)
+        #expect(bytes.range(of: Data("a.example".utf8)) == nil)
+        let found = try #require(await folder.cache().lookup(request).found)
+        #expect(found.response.url.absoluteString == target)
+    }
+
+    @Test func twoDirectoriesNameTheSameKeyDifferently() async throws {
+        let other = CacheFolder()
+        defer {
+            folder.delete()
+            other.delete()
+        }
+        for place in [folder, other] {
+            await place.cacheRecording("a", try await place.cache())
+        }
+        let names = folder.entryFiles + other.entryFiles
+        #expect(names.count == 2)
+        #expect(Set(names).count == 2)
+        // Neither part of the name is shared: the URL's digest is salted too.
+        #expect(Set(names.map { $0.prefix(16) }).count == 2)
+        #expect(try Data(contentsOf: folder.salt) != Data(contentsOf: other.salt))
+    }
+
+    @Test func saltIsKeptAcrossARelaunchSoEntriesAreFoundAgain() async throws {
+        defer { folder.delete() }
+        await folder.cacheRecording("a", try await folder.cache())
+        let salt = try Data(contentsOf: folder.salt)
+        #expect(salt.count == 32)
+        #expect(folder.permissions(of: folder.salt) == 0o600)
+        let cache = try await folder.cache()
+        #expect(await cache.count == 1)
+        #expect(await cache.lookup(CacheFolder.request("a")).found != nil)
+        #expect(try Data(contentsOf: folder.salt) == salt)
+    }
+
+    /// What happens to the salt file while the cache is closed.
+    enum SaltDamage: String, CaseIterable {
+        case missing, short, long, symbolicLink
+    }
+
+    @Test(arguments: SaltDamage.allCases)
+    func invalidSaltIsReplacedAndEveryEntryDropped(_ damage: SaltDamage) async throws {
+        defer { folder.delete() }
+        let outside = folder.url.deletingLastPathComponent().appendingPathComponent("salt-outside")
+        await folder.cacheRecording("a", try await folder.cache())
+        await folder.cacheRecording("b", try await folder.cache())
+        let salt = try Data(contentsOf: folder.salt)
+        switch damage {
+        case .missing: try FileManager.default.removeItem(at: folder.salt)
+        case .short: try salt.prefix(31).write(to: folder.salt)
+        case .long: try (salt + [0]).write(to: folder.salt)
+        case .symbolicLink:
+            // The same 32 bytes, but behind a link: not followed, so not read.
+            try salt.write(to: outside)
+            try FileManager.default.removeItem(at: folder.salt)
+            try FileManager.default.createSymbolicLink(at: folder.salt, withDestinationURL: outside)
+        }
+        do {
+            let cache = try await folder.cache()
+            #expect(await cache.count == 0)
+            #expect(folder.entryFiles.isEmpty)
+            #expect(await cache.lookup(CacheFolder.request("a")).found == nil)
+            await folder.cacheRecording("a", cache)
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.salt.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(try Data(contentsOf: folder.salt).count == 32)
+        #expect(try Data(contentsOf: folder.salt) != salt)
+        #expect(folder.permissions(of: folder.salt) == 0o600)
+        if damage == .symbolicLink { #expect(try Data(contentsOf: outside) == salt) }
+        #expect(try await folder.cache().lookup(CacheFolder.request("a")).found != nil)
+    }
+
+    @Test func removeAllReplacesTheSalt() async throws {
+        defer { folder.delete() }
+        let cache = try await folder.cache()
+        await folder.cacheRecording("a", cache)
+        let salt = try Data(contentsOf: folder.salt)
+        let name = try #require(folder.entryFiles.first)
+        try await cache.removeAll()
+        let newSalt = try Data(contentsOf: folder.salt)
+        #expect(newSalt.count == 32)
+        #expect(newSalt != salt)
+        await folder.cacheRecording("a", cache)
+        #expect(folder.entryFiles.count == 1)
+        #expect(folder.entryFiles.first != name)
+        #expect(await cache.lookup(CacheFolder.request("a")).found != nil)
     }
 
     @Test(arguments: [false, true])
@@ -206,7 +330,7 @@ import Testing
         let others = [".resourcekit-tmp-notes", ".tmp-editor-swap", "notes.txt"]
         for name in others { try Data("the caller's".utf8).write(to: folder.url.appendingPathComponent(name)) }
         _ = try await folder.cache()
-        #expect(try files(in: folder.url) == others)
+        #expect(try files(in: folder.url) == [CacheFolder.saltName] + others)
     }
 
     @Test func existingDirectoryOpenToOthersIsMadePrivate() throws {
@@ -283,7 +407,7 @@ import Testing
             at: folder.url.appendingPathComponent(stuck), withIntermediateDirectories: false)
         let error = try await #require(throws: CocoaError.self) { try await service.cache?.removeAll() }
         #expect(error.localizedDescription.contains(stuck))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [stuck])
+        #expect(try files(in: folder.url) == [CacheFolder.saltName, stuck])
         #expect(await service.cache?.count == 0)
         #expect(try await service.load(numbered("a")) == "3")
     }
@@ -304,6 +428,32 @@ struct CacheFolder {
 
     init(parent: URL = FileManager.default.temporaryDirectory) {
         url = parent.appendingPathComponent("resourcekit-disk-\(UUID().uuidString)").appendingPathComponent("cache")
+    }
+
+    /// The name of the file that holds a cache directory's salt.
+    static let saltName = ".resourcekit-salt"
+
+    /// The salt file in the directory.
+    var salt: URL { url.appendingPathComponent(Self.saltName) }
+
+    /// A `GET` request for `url`, as a cache receives it.
+    static func request(url: String) throws -> URLRequest {
+        URLRequest(url: try #require(URL(string: url)))
+    }
+
+    /// A fresh response with a body of 300 bytes, whose URL is `url`.
+    static func response(url: String) throws -> ResponseCache.StoredResponse {
+        let target: URL = try #require(URL(string: url))
+        let response = Response(
+            statusCode: 200, headers: ["Cache-Control": "max-age=3600"], body: Data(repeating: 0x61, count: 300),
+            url: target)
+        return try #require(ResponseCache.StoredResponse(response))
+    }
+
+    /// Records ``response(_:headers:)`` for `…/path` in `cache`, under its current generation.
+    func cacheRecording(_ path: String, _ cache: ResponseCache) async {
+        let generation = await cache.lookup(Self.request(path)).generation
+        await cache.record(Self.response(path), for: Self.request(path), generation: generation)
     }
 
     /// A `GET` request for `…/path` with `headers`, as a cache receives it.

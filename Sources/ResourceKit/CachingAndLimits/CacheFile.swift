@@ -12,10 +12,11 @@ import Foundation
 ///
 /// A file is a fixed head, then the metadata, then the body:
 ///
-/// - head (36 bytes, little-endian): the magic `RKRC`, the version (2), the metadata's length (32 bits) and XXH64,
+/// - head (36 bytes, little-endian): the magic `RKRC`, the version (3), the metadata's length (32 bits) and XXH64,
 ///   the body's length (64 bits) and XXH64;
-/// - metadata: the key (``keyBytes(_:)``), the date it was stored (a `Double`'s bits), the status code, the response's
-///   URL, the number of header fields and each name and value; every text is its length (32 bits) then its UTF-8;
+/// - metadata: the key (``keyBytes(_:salt:)``), the date it was stored (a `Double`'s bits), the status code, the
+///   response's URL when it isn't the request's (after a redirect), else an empty text, the number of header fields
+///   and each name and value; every text is its length (32 bits) then its UTF-8;
 /// - body: the bytes as they are.
 ///
 /// Reading checks the magic and version, that the lengths add up to the file's real size before anything is allocated
@@ -25,16 +26,20 @@ enum CacheFile {
     /// The bytes of the head.
     static let headLength = 36
     private static let magic: UInt32 = 0x4352_4B52  // "RKRC" read little-endian
-    /// 2 since a key holds its header fields' SHA-256 rather than their values; a file of another version is corrupt.
-    private static let version: UInt32 = 2
+    /// 3 since a key holds its URL's salted SHA-256 rather than its text, and the metadata the response's URL only
+    /// after a redirect; a file of another version is corrupt.
+    private static let version: UInt32 = 3
+    /// The bytes of a directory's salt.
+    static let saltLength = 32
 
     /// A file that isn't a whole entry of this format for the key asked for, or that can't be read or written.
     struct Corrupt: Error {}
 
-    /// The bytes a key is compared, named and stored by: its URL as a length-prefixed text, then the SHA-256 of its
-    /// header fields sorted by name, as length-prefixed bytes, so that equal keys have equal bytes and no header value,
-    /// such as a credential, is ever written.
-    static func keyBytes(_ key: ResponseCache.Key) throws -> [UInt8] {
+    /// The bytes a key is compared, named and stored by: the ``digest(_:salt:)`` of its URL as length-prefixed bytes,
+    /// then the digest of its header fields sorted by name, so that equal keys have equal bytes and neither the URL
+    /// (which may hold a token in its query or user information) nor a header value, such as a credential, is ever
+    /// written.
+    static func keyBytes(_ key: ResponseCache.Key, salt: [UInt8]) throws -> [UInt8] {
         var fields = Writer()
         fields.append(try length(key.headers.count))
         for (name, value) in key.headers.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
@@ -42,21 +47,28 @@ enum CacheFile {
             try fields.append(text: value)
         }
         var writer = Writer()
-        try writer.append(text: key.url.utf8)
-        writer.bytes += sha256(fields.bytes)
+        try writer.append(text: digest(Array(key.url.utf8), salt: salt))
+        writer.bytes += digest(fields.bytes, salt: salt)
         return writer.bytes
     }
 
-    /// The head and metadata of the file for `entry` under the key whose ``keyBytes(_:)`` are `key`; the body
-    /// follows them as it is.
+    /// The SHA-256 of `salt` followed by `bytes`: a directory's secret salt makes its digests of a guessed URL or
+    /// credential unlike any computed without it, or in another directory.
+    static func digest(_ bytes: [UInt8], salt: [UInt8]) -> [UInt8] {
+        sha256(salt + bytes)
+    }
+
+    /// The head and metadata of the file for `entry` under the key whose ``keyBytes(_:salt:)`` are `key` and whose
+    /// URL is `url`; the body follows them as it is.
     ///
     /// - Throws: ``Corrupt`` when a text or the metadata is too long for its length field.
-    static func head(of entry: ResponseCache.Entry, key: [UInt8]) throws -> [UInt8] {
+    static func head(of entry: ResponseCache.Entry, key: [UInt8], url: String) throws -> [UInt8] {
         var metadata = Writer()
         try metadata.append(text: key)
         metadata.append(entry.stored.timeIntervalSinceReferenceDate.bitPattern)
         metadata.append(UInt64(bitPattern: Int64(entry.response.statusCode)))
-        try metadata.append(text: entry.response.url.absoluteString.utf8)
+        let responseURL = entry.response.url.absoluteString
+        try metadata.append(text: responseURL == url ? [] : Array(responseURL.utf8))
         metadata.append(try length(entry.response.headers.count))
         for (name, value) in entry.response.headers {
             try metadata.append(text: name.utf8)
@@ -79,14 +91,16 @@ enum CacheFile {
         return head.bytes + metadata
     }
 
-    /// Reads the entry for the key whose ``keyBytes(_:)`` are `key` from `descriptor`, an open regular file of `size`
-    /// bytes, checking every byte.
+    /// Reads the entry for the key whose ``keyBytes(_:salt:)`` are `key` and whose URL is `url` from `descriptor`, an
+    /// open regular file of `size` bytes, checking every byte; an empty response URL is `url`.
     ///
     /// The body is read with one read of its checked length into memory rather than mapped: a mapping would crash
     /// the process (`SIGBUS`) if something else truncated the file, and the checksum reads every byte anyway.
     ///
     /// - Throws: ``Corrupt`` for anything but a whole, intact entry for `key`.
-    static func read(_ descriptor: Int32, size: Int, key: [UInt8]) throws -> ResponseCache.Entry {
+    static func read(_ descriptor: Int32, size: Int, key: [UInt8], url requestURL: String) throws
+        -> ResponseCache.Entry
+    {
         guard size >= headLength else { throw Corrupt() }
         var head = Reader(try readBytes(descriptor, count: headLength, at: 0))
         guard try head.uint32() == magic, try head.uint32() == version else { throw Corrupt() }
@@ -103,8 +117,9 @@ enum CacheFile {
         guard try metadata.text().elementsEqual(key) else { throw Corrupt() }
         let stored = Double(bitPattern: try metadata.uint64())
         let status = Int64(bitPattern: try metadata.uint64())
+        let responseURL = try metadata.text()
         guard stored.isFinite, (100...999).contains(status),
-            let url = URL(string: String(decoding: try metadata.text(), as: UTF8.self))
+            let url = URL(string: responseURL.isEmpty ? requestURL : String(decoding: responseURL, as: UTF8.self))
         else { throw Corrupt() }
         let fieldCount = try metadata.length()
         // Each field takes at least 8 bytes: a count the bytes can't hold is rejected before the loop runs.

@@ -11,8 +11,11 @@ import Foundation
 /// The entries of a persistent ``ResponseCache``: one file each in a directory (``CacheFile``), with only their names,
 /// sizes and order of use in memory.
 ///
-/// A file's name is the SHA-256 of its key's URL and of its whole key (``EntryName``), so a lookup and
-/// `removeAll(url:)` need no reads. A file is written whole under a temporary name and renamed into place, so a crash
+/// A file's name is the salted SHA-256 of its key's URL and of its whole key (``EntryName``), so a lookup and
+/// `removeAll(url:)` need no reads. The salt is 32 random bytes kept in the directory (``CacheDirectory/saltName``),
+/// made at the first open, and again when the file is missing or invalid (every entry is then dropped: none could be
+/// found again) and by ``removeAll()``: no URL is written, and a guess at a URL or a credential can't be tested
+/// against the names or keys without the salt. A file is written whole under a temporary name and renamed into place, so a crash
 /// leaves a temporary file, which the next open deletes, and never part of an entry. A file's modification time is
 /// its last use: the next open orders the entries by it, so the least recently used go first across launches. A file
 /// that turns out unreadable is deleted and treated as missing.
@@ -23,6 +26,8 @@ import Foundation
 struct DiskStorage: CacheStorage {
     private let directory: CacheDirectory
     private let byteLimit: Int
+    /// The directory's secret salt, which every digest starts with.
+    private var salt: [UInt8]
     /// Each entry's file size, in the order of use.
     private var files = RecencyList<EntryName, Int>()
     private(set) var byteCount = 0
@@ -32,17 +37,21 @@ struct DiskStorage: CacheStorage {
     /// uses within one tick of the file system's clock keep their order.
     private var lastUse: Int64 = 0
 
-    /// Opens the cache in `url`, creating the directory if needed: deletes temporary files a crash left, orders the
-    /// entries by their last use, and drops the least recently used beyond `byteLimit`.
+    /// Opens the cache in `url`, creating the directory if needed: reads its salt, or makes a new one and deletes
+    /// every entry, deletes temporary files a crash left, orders the entries by their last use, and drops the least
+    /// recently used beyond `byteLimit`.
     ///
-    /// - Throws: A `CocoaError` when the directory can't be created or read, or another cache has it open.
+    /// - Throws: A `CocoaError` when the directory can't be created or read, its salt can't be written, or another
+    ///   cache has it open.
     init(directory url: URL, byteLimit: Int) throws {
         directory = try CacheDirectory(url)
         self.byteLimit = byteLimit
+        let existing = directory.salt()
+        salt = try existing ?? directory.replaceSalt()
         var found: [(name: EntryName, size: Int, used: Int64)] = []
         for name in try directory.names() {
-            if CacheDirectory.isTemporary(name) {
-                directory.remove(name)
+            if CacheDirectory.isTemporary(name) || (existing == nil && EntryName(fileName: name) != nil) {
+                directory.remove(name)  // a new salt: no entry could be found again
             } else if let entry = EntryName(fileName: name) {
                 if let file = directory.regularFile(name) {
                     found.append((entry, file.size, file.modified))
@@ -63,14 +72,14 @@ struct DiskStorage: CacheStorage {
     var count: Int { files.count }
 
     mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
-        guard let keyBytes = try? CacheFile.keyBytes(key) else { return nil }
-        let name = EntryName(key, keyBytes: keyBytes)
+        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return nil }
+        let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         guard files[name] != nil else { return nil }
         do {
             let (entry, size) = try directory.read(name.fileName, usedAt: nextUse()) { descriptor, size in
                 // A file that grew past the limit since the open is not read into memory.
                 guard size <= byteLimit else { throw CacheFile.Corrupt() }
-                return try CacheFile.read(descriptor, size: size, key: keyBytes)
+                return try CacheFile.read(descriptor, size: size, key: keyBytes, url: key.url)
             }
             files.use(name)
             if let old = files[name], old != size {
@@ -88,10 +97,10 @@ struct DiskStorage: CacheStorage {
     }
 
     mutating func insert(_ entry: ResponseCache.Entry, for key: ResponseCache.Key) {
-        guard let keyBytes = try? CacheFile.keyBytes(key) else { return }
-        let name = EntryName(key, keyBytes: keyBytes)
+        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
+        let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         drop(name)
-        guard let head = try? CacheFile.head(of: entry, key: keyBytes) else { return }
+        guard let head = try? CacheFile.head(of: entry, key: keyBytes, url: key.url) else { return }
         let size = head.count + entry.response.body.count
         guard size <= byteLimit else { return }
         makeRoom(for: size)
@@ -105,16 +114,19 @@ struct DiskStorage: CacheStorage {
     }
 
     mutating func remove(_ key: ResponseCache.Key) {
-        guard let keyBytes = try? CacheFile.keyBytes(key) else { return }
-        drop(EntryName(key, keyBytes: keyBytes))
+        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
+        drop(EntryName(key, keyBytes: keyBytes, salt: salt))
     }
 
     mutating func removeAll(url: String) {
-        let urlHash = EntryName.hash(url: url)
+        let urlHash = EntryName.hash(url: url, salt: salt)
         for name in files.keys.filter({ $0.url == urlHash }) { drop(name) }
     }
 
-    /// Deletes every entry's file; one that can't be deleted is emptied, so no later open serves it, and stays counted.
+    /// Deletes every entry's file, then replaces the salt, so that nothing derivable is shared with what was stored
+    /// before; a file that can't be deleted is emptied, so no later open serves it, and stays counted.
+    ///
+    /// - Throws: A `CocoaError` when a file can't be deleted, or the new salt can't be written.
     mutating func removeAll() throws {
         files.removeAll()
         undeleted.removeAll()
@@ -128,6 +140,11 @@ struct DiskStorage: CacheStorage {
                 undeleted[name] = size
                 byteCount += size
             }
+        }
+        do {
+            salt = try directory.replaceSalt()
+        } catch {
+            failures.append("\(CacheDirectory.saltName): \(error.localizedDescription)")
         }
         guard failures.isEmpty else {
             throw CocoaError(
@@ -173,9 +190,9 @@ struct DiskStorage: CacheStorage {
     }
 }
 
-/// The name of an entry's file: the first 64 bits of the SHA-256 of its key's URL and of its whole key
-/// (``CacheFile/keyBytes(_:)``, which holds a digest of the header fields, never their values), each in 16 lowercase
-/// hexadecimal digits, joined by `-`.
+/// The name of an entry's file: the first 64 bits of the salted SHA-256 (``CacheFile/digest(_:salt:)``) of its key's
+/// URL and of its whole key (``CacheFile/keyBytes(_:salt:)``, which holds digests of the URL and the header fields,
+/// never their text), each in 16 lowercase hexadecimal digits, joined by `-`.
 ///
 /// Two keys with one name share a file: the file holds its key, so a lookup for the other key finds a mismatch, a
 /// miss. The URL's part makes `removeAll(url:)` a matter of names.
@@ -185,10 +202,10 @@ struct EntryName: Hashable {
     /// The hash of the whole key.
     var key: UInt64
 
-    /// The name of the file for `key`, whose ``CacheFile/keyBytes(_:)`` are `keyBytes`.
-    init(_ key: ResponseCache.Key, keyBytes: [UInt8]) {
-        url = Self.hash(url: key.url)
-        self.key = Self.hash(keyBytes)
+    /// The name of the file for `key`, whose ``CacheFile/keyBytes(_:salt:)`` with `salt` are `keyBytes`.
+    init(_ key: ResponseCache.Key, keyBytes: [UInt8], salt: [UInt8]) {
+        url = Self.hash(url: key.url, salt: salt)
+        self.key = Self.hash(keyBytes, salt: salt)
     }
 
     /// The name a file is called by, or `nil` when it isn't exactly an entry's name.
@@ -202,14 +219,14 @@ struct EntryName: Hashable {
     /// The name of the file.
     var fileName: String { Self.hex(url) + "-" + Self.hex(key) }
 
-    /// The hash of a key's URL.
-    static func hash(url: String) -> UInt64 {
-        hash(Array(url.utf8))
+    /// The hash of a key's URL in the directory whose salt is `salt`.
+    static func hash(url: String, salt: [UInt8]) -> UInt64 {
+        hash(Array(url.utf8), salt: salt)
     }
 
-    /// The first 64 bits of the SHA-256 of `bytes`.
-    private static func hash(_ bytes: [UInt8]) -> UInt64 {
-        sha256(bytes).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    /// The first 64 bits of the SHA-256 of `salt` followed by `bytes`.
+    private static func hash(_ bytes: [UInt8], salt: [UInt8]) -> UInt64 {
+        CacheFile.digest(bytes, salt: salt).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// `value` in 16 lowercase hexadecimal digits.
@@ -246,6 +263,10 @@ final class CacheDirectory: Sendable {
 
     /// The prefix of the name of a file being written, which 16 lowercase hexadecimal digits follow.
     static let temporaryPrefix = ".resourcekit-tmp-"
+    /// The name of the file that holds the directory's secret salt, of ``CacheFile/saltLength`` bytes.
+    ///
+    /// It is neither an entry's name nor a temporary one, so it is never indexed, evicted or deleted as an entry.
+    static let saltName = ".resourcekit-salt"
     /// The directory's path, for messages.
     let path: String
     private let descriptor: Int32
@@ -392,6 +413,45 @@ final class CacheDirectory: Sendable {
             unlinkat(descriptor, temporary, 0)
             throw CacheFile.Corrupt()
         }
+    }
+
+    /// The salt in ``saltName``, or `nil` when that isn't a regular file of exactly ``CacheFile/saltLength`` bytes
+    /// (missing, short, long, a link, or unreadable).
+    func salt() -> [UInt8]? {
+        // Without waiting and without following a link: a FIFO or a link put under the name is no salt.
+        let file = openat(descriptor, Self.saltName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == CacheFile.saltLength
+        else { return nil }
+        var salt = [UInt8](repeating: 0, count: CacheFile.saltLength + 1)
+        var done = 0
+        while done < salt.count {
+            let result = salt.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { pread(file, $0 + done, buffer.count - done, off_t(done)) } ?? 0
+            }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { break }
+            done += result
+        }
+        // One byte more is asked for: a file that grew since the `fstat` is no salt either.
+        return done == CacheFile.saltLength ? Array(salt.prefix(done)) : nil
+    }
+
+    /// Writes a new salt of ``CacheFile/saltLength`` random bytes to ``saltName``, private to the user, under a
+    /// temporary name renamed into place, and returns it.
+    ///
+    /// - Throws: A `CocoaError` when it can't be written.
+    func replaceSalt() throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let salt = (0..<CacheFile.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        do {
+            try write(Self.saltName, salt, Data(), usedAt: 0)
+        } catch {
+            throw Self.failure(.fileWriteUnknown, "The cache's salt can't be written in \(path)", path: path)
+        }
+        return salt
     }
 
     /// Deletes the file `name`; returns why it couldn't be, or `nil` when it is gone.
