@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ResourceKit", targets: ["ResourceKit"]),
         // For your test targets: stub, record and replay transports. No dependencies either.
         .library(name: "ResourceKitTesting", targets: ["ResourceKitTesting"]),
+        // With the `OpenAPI` trait: a swift-openapi-runtime `ClientTransport` that sends through a `Webservice`.
+        .library(name: "ResourceKitOpenAPI", targets: ["ResourceKitOpenAPI"]),
     ],
     // No trait is on by default, and SwiftPM fetches nothing for a dependency that only a disabled trait uses: the
     // default build has zero dependencies (`swift package show-dependencies`).
@@ -15,13 +17,32 @@ let package = Package(
         .trait(
             name: "AsyncHTTPClient",
             description: "Adds AsyncHTTPClientTransport, which sends requests with AsyncHTTPClient (SwiftNIO)."
-        )
+        ),
+        .trait(
+            name: "HTTPTypes",
+            description:
+                "Adds conversions between ResourceKit's requests and responses and swift-http-types' HTTPRequest, "
+                + "HTTPResponse and HTTPFields."
+        ),
+        .trait(
+            name: "OpenAPI",
+            description: "Fills the ResourceKitOpenAPI product: a ClientTransport for swift-openapi-generator clients.",
+            enabledTraits: ["HTTPTypes"]
+        ),
+        .trait(
+            name: "Tracing",
+            description: "Adds DistributedTracing, a middleware that starts a client span per attempt "
+                + "(swift-distributed-tracing)."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         .target(
@@ -41,6 +62,19 @@ let package = Package(
                     name: "NIOHTTPCompression", package: "swift-nio-extras",
                     condition: .when(traits: ["AsyncHTTPClient"])
                 ),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        // Empty unless the `OpenAPI` trait is on.
+        .target(
+            name: "ResourceKitOpenAPI",
+            dependencies: [
+                "ResourceKit",
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -8,7 +8,7 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],

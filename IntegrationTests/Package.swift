@@ -8,8 +8,9 @@ let package = Package(
     name: "IntegrationTests",
     platforms: [.macOS(.v14)],
     dependencies: [
-        // With its AsyncHTTPClient trait, so that the suite runs every test with each transport, side by side.
-        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient"]),
+        // With its AsyncHTTPClient trait, so that the suite runs every test with each transport, side by side, and
+        // its interop traits (OpenAPI, which brings HTTPTypes, and Tracing), whose tests live here.
+        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI", "Tracing"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The demo logs ResourceKit's events through swift-log, which Hummingbird already brings.

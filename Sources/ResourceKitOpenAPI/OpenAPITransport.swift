@@ -1,0 +1,3 @@
+#if OpenAPI
+    import OpenAPIRuntime
+#endif
