@@ -30,6 +30,10 @@
         /// Names of header fields of yours that carry no credential and may follow a redirect to another origin, such
         /// as `X-Request-ID`; only standard harmless fields do otherwise.
         public var crossOriginSafeHeaders: Set<String> = []
+        /// The pinned key digests of ``init(trust:)``'s policy, for refusing `http` URLs; empty otherwise.
+        let pins: Set<Data>
+        /// The client ``init(trust:)`` made, which shuts down once no copy of the transport holds it.
+        let owner: ClientOwner?
 
         /// How many times its compressed size a body may inflate to with ResourceKit's client: well above what JSON
         /// compresses by, far below a decompression bomb's 1 000.
@@ -46,11 +50,23 @@
         /// Create the client with `redirectConfiguration: .disallow`, so this transport applies its credential rule
         /// to redirects, and with `decompression` enabled; see <doc:Transports>.
         public init(client: HTTPClient) {
+            self.init(client: client, pins: [], owner: nil)
+        }
+
+        /// A transport with `client`, which `owner` shuts down when it made it, that sends only https when `pins`
+        /// isn't empty.
+        init(client: HTTPClient, pins: Set<Data>, owner: ClientOwner?) {
             self.client = client
+            self.pins = pins
+            self.owner = owner
         }
 
         /// The client behind ``init()``.
-        private static let sharedClient: HTTPClient = {
+        private static let sharedClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+
+        /// The configuration of ResourceKit's clients: like `URLSession` (timeouts, redirects, decompression limits).
+        static var configuration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .disallow
             configuration.timeout = .init(connect: .seconds(60), read: .seconds(60))
@@ -58,8 +74,8 @@
             configuration.decompression = .enabled(limit: .ratio(decompressionRatio))
             // Up to 64 connections per host before requests queue, rather than 8: see <doc:Transports>.
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        }()
+            return configuration
+        }
 
         /// Sends `request`, follows its redirects and returns the final response with its whole body.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
@@ -156,6 +172,7 @@
                         NSURLErrorFailingURLErrorKey: url,
                     ])
             }
+            if !pins.isEmpty, url.scheme?.lowercased() != "https" { throw CheckedTrust.cleartext(url) }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
             var setsUserAgent = false
@@ -294,6 +311,8 @@
             case let error as NIOSSLExtraError
             where [.failedToValidateHostname, .serverHostnameImpossibleToMatch].contains(error):
                 return URLError.tlsFailure(.serverCertificateUntrusted, reason: "\(error)", underlying: error, url: url)
+            case let error as UnpinnedServer:
+                return CheckedTrust.unpinned(error.leaf, url: url)
             case let error as NIOSSLError:
                 guard let code = tlsCode(error) else { return error }
                 return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
