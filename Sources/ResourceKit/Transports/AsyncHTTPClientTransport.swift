@@ -316,6 +316,11 @@
             case let error as NIOSSLError:
                 guard let code = tlsCode(error) else { return error }
                 return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
+            case let error as BoringSSLError:
+                // After the handshake: with TLS 1.3 a server refuses the client's certificate once the client
+                // finished, so its alert arrives with the first read.
+                let code = clientCertificateCode(details(error)) ?? .secureConnectionFailed
+                return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
             default:
                 return error
             }
@@ -331,13 +336,24 @@
             case .handshakeFailed(let failure):
                 let reasons = details(failure)
                 if reasons.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
-                if reasons.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
-                return .secureConnectionFailed
+                return clientCertificateCode(reasons) ?? .secureConnectionFailed
             case .noCertificateToValidate, .unableToValidateCertificate, .cannotMatchULabel:
                 return .serverCertificateUntrusted
             default:
                 return nil
             }
+        }
+
+        /// `.clientCertificateRequired` or `.clientCertificateRejected` when BoringSSL's `reasons` hold the server's
+        /// alert about the client's certificate, or `nil`.
+        private static func clientCertificateCode(_ reasons: String) -> URLError.Code? {
+            if reasons.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+            // Alerts the server sends; a client's own verification failure is `CERTIFICATE_VERIFY_FAILED`.
+            let refusals = [
+                "ALERT_UNKNOWN_CA", "ALERT_BAD_CERTIFICATE", "ALERT_CERTIFICATE_UNKNOWN", "ALERT_CERTIFICATE_EXPIRED",
+                "ALERT_CERTIFICATE_REVOKED", "ALERT_UNSUPPORTED_CERTIFICATE", "ALERT_ACCESS_DENIED",
+            ]
+            return refusals.contains { reasons.contains($0) } ? .clientCertificateRejected : nil
         }
 
         private static func details(_ error: any Error, _ url: URL) -> [String: Any] {
