@@ -9,8 +9,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A transport's trust policy against the Episodes server over loopback HTTPS, with certificates made at test time:
-/// a private CA, pinned keys and their rotation, and a client certificate. `URLSession` on Linux can't enforce a
+/// A transport's trust policy against the Episodes server over loopback HTTPS, with certificates made at test time.
+///
+/// A private CA, pinned keys and their rotation, and a client certificate. `URLSession` on Linux can't enforce a
 /// policy, so there each case checks that its transport refuses the policy when it is made.
 @Suite(.timeLimit(.minutes(1))) struct TrustPolicyTests {
     /// The test CA's certificate, PEM, as a policy's additional root.
@@ -179,8 +180,10 @@ import Testing
         #expect(counted.value == 0)
     }
 
-    /// AsyncHTTPClient requires a client to be shut down before it is released: a transport made with a policy owns
-    /// its client and shuts it down once its last copy is gone. In a child process, as a regression would crash it.
+    /// A transport made with a policy shuts its client down once its last copy is gone.
+    ///
+    /// AsyncHTTPClient requires a client to be shut down before it is released. In a child process, as a regression
+    /// would crash it.
     @Test func droppedTransportsShutTheirClientsDown() async throws {
         try await inChildProcess {
             let policy = try Self.pinning([try TestCertificates.shared.get().keyPin])

@@ -133,19 +133,18 @@
                 for (name, value) in response.headers { fields.append(Response.Field(name: name, value: value)) }
                 let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
                 let body = response.body
-                return (
-                    head,
-                    ResponseBody {
-                        var buffers = body.makeAsyncIterator()
-                        return ChunkReader {
-                            do {
-                                return try await buffers.next().map(Chunk.buffer)
-                            } catch {
-                                throw Self.translateBodyError(error, maxBodySize: maxBodySize, url: url)
-                            }
+                let arriving = ResponseBody {
+                    var buffers = body.makeAsyncIterator()
+                    return ChunkReader {
+                        do {
+                            return try await buffers.next().map(Chunk.buffer)
+                        } catch {
+                            throw Self.translateBodyError(error, maxBodySize: maxBodySize, url: url)
                         }
                     }
-                )
+                }
+                // A client of the transport's own stays up until the body is read, even if the transport is gone.
+                return (head, owner.map { arriving.holding($0) } ?? arriving)
             }
             throw URLError(
                 .httpTooManyRedirects,

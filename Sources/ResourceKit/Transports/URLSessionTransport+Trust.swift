@@ -53,9 +53,9 @@
 
         /// Why `trust` refuses the server of `serverTrust`, or `nil` when it accepts it.
         private static func refusal(of serverTrust: SecTrust, by trust: CheckedTrust) -> URLError? {
-            let anchors = anchors(trust.roots.flatMap { $0 })
-            if !anchors.isEmpty {
-                SecTrustSetAnchorCertificates(serverTrust, anchors as CFArray)
+            let roots = anchors(trust.roots.flatMap { $0 })
+            if !roots.isEmpty {
+                SecTrustSetAnchorCertificates(serverTrust, roots as CFArray)
                 SecTrustSetAnchorCertificatesOnly(serverTrust, false)  // The system's roots too.
             }
             var failure: CFError?
@@ -63,7 +63,7 @@
                 let reason = failure.map { CFErrorCopyDescription($0) as String } ?? "not trusted"
                 return URLError.tlsFailure(
                     .serverCertificateUntrusted, reason: reason,
-                    underlying: failure ?? URLError(.serverCertificateUntrusted), url: nil)
+                    underlying: failure.map { $0 as any Error } ?? URLError(.serverCertificateUntrusted), url: nil)
             }
             guard let chain = SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate], let leaf = chain.first
             else { return CheckedTrust.unpinned(Data(), url: nil) }

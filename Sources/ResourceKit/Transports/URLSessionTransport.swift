@@ -58,7 +58,9 @@ public final class URLSessionTransport: Transport {
         #else
             try SessionDelegate.check(checked)
         #endif
-        self.init(configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, checked: checked)
+        self.init(
+            configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders,
+            checked: trust.isDefault ? nil : checked)
     }
 
     /// A transport with its own session for `configuration`, whose delegate applies `checked` when it isn't `nil`.
