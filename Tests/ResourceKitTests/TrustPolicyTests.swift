@@ -65,6 +65,9 @@ import Testing
     @Test(arguments: [
         Data(), Data("garbage".utf8), Data("-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n".utf8),
         Data("-----BEGIN CERTIFICATE-----\nMIIB\n".utf8), Data([0x30, 0x03, 0x02, 0x01, 0x01]),
+        Data(
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
+                .utf8),
     ])
     func unreadableRootIsATypedErrorNamingItsIndex(root: Data) throws {
         let good = try fixture("certificate-ec.der")
