@@ -19,6 +19,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "curl-command": fuzzCURLCommand,
     "content-range": fuzzContentRange,
     "cache-file": fuzzCacheFile,
+    "certificate": fuzzCertificate,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

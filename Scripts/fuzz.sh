@@ -17,6 +17,7 @@
 #   curl-command       URLRequest.cURLDescription, read back by a POSIX shell-word parser
 #   content-range      Content-Range parsing for resumed downloads (ContentRange)
 #   cache-file         a persistent cache's entry file read back (CacheFile.read), its metadata behind a valid head
+#   certificate        a server certificate's public key for pinning, and a trust policy's roots and pins (TrustPolicy)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
@@ -41,7 +42,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list
-    link-header multipart curl-command content-range cache-file)
+    link-header multipart curl-command content-range cache-file certificate)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do

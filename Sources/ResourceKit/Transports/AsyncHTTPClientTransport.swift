@@ -30,6 +30,10 @@
         /// Names of header fields of yours that carry no credential and may follow a redirect to another origin, such
         /// as `X-Request-ID`; only standard harmless fields do otherwise.
         public var crossOriginSafeHeaders: Set<String> = []
+        /// The pinned key digests of ``init(trust:)``'s policy, for refusing `http` URLs; empty otherwise.
+        let pins: Set<Data>
+        /// The client ``init(trust:)`` made, which shuts down once no copy of the transport holds it.
+        let owner: ClientOwner?
 
         /// How many times its compressed size a body may inflate to with ResourceKit's client: well above what JSON
         /// compresses by, far below a decompression bomb's 1 000.
@@ -46,11 +50,23 @@
         /// Create the client with `redirectConfiguration: .disallow`, so this transport applies its credential rule
         /// to redirects, and with `decompression` enabled; see <doc:Transports>.
         public init(client: HTTPClient) {
+            self.init(client: client, pins: [], owner: nil)
+        }
+
+        /// A transport with `client`, which `owner` shuts down when it made it, that sends only https when `pins`
+        /// isn't empty.
+        init(client: HTTPClient, pins: Set<Data>, owner: ClientOwner?) {
             self.client = client
+            self.pins = pins
+            self.owner = owner
         }
 
         /// The client behind ``init()``.
-        private static let sharedClient: HTTPClient = {
+        private static let sharedClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+
+        /// The configuration of ResourceKit's clients: like `URLSession` (timeouts, redirects, decompression limits).
+        static var configuration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .disallow
             configuration.timeout = .init(connect: .seconds(60), read: .seconds(60))
@@ -58,8 +74,8 @@
             configuration.decompression = .enabled(limit: .ratio(decompressionRatio))
             // Up to 64 connections per host before requests queue, rather than 8: see <doc:Transports>.
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        }()
+            return configuration
+        }
 
         /// Sends `request`, follows its redirects and returns the final response with its whole body.
         public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
@@ -117,19 +133,18 @@
                 for (name, value) in response.headers { fields.append(Response.Field(name: name, value: value)) }
                 let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
                 let body = response.body
-                return (
-                    head,
-                    ResponseBody {
-                        var buffers = body.makeAsyncIterator()
-                        return ChunkReader {
-                            do {
-                                return try await buffers.next().map(Chunk.buffer)
-                            } catch {
-                                throw Self.translateBodyError(error, maxBodySize: maxBodySize, url: url)
-                            }
+                let arriving = ResponseBody {
+                    var buffers = body.makeAsyncIterator()
+                    return ChunkReader {
+                        do {
+                            return try await buffers.next().map(Chunk.buffer)
+                        } catch {
+                            throw Self.translateBodyError(error, maxBodySize: maxBodySize, url: url)
                         }
                     }
-                )
+                }
+                // A client of the transport's own stays up until the body is read, even if the transport is gone.
+                return (head, owner.map { arriving.holding($0) } ?? arriving)
             }
             throw URLError(
                 .httpTooManyRedirects,
@@ -156,6 +171,7 @@
                         NSURLErrorFailingURLErrorKey: url,
                     ])
             }
+            if !pins.isEmpty, url.scheme?.lowercased() != "https" { throw CheckedTrust.cleartext(url) }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
             var setsUserAgent = false
@@ -294,8 +310,15 @@
             case let error as NIOSSLExtraError
             where [.failedToValidateHostname, .serverHostnameImpossibleToMatch].contains(error):
                 return URLError.tlsFailure(.serverCertificateUntrusted, reason: "\(error)", underlying: error, url: url)
+            case let error as UnpinnedServer:
+                return CheckedTrust.unpinned(error.leaf, url: url)
             case let error as NIOSSLError:
                 guard let code = tlsCode(error) else { return error }
+                return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
+            case let error as BoringSSLError:
+                // After the handshake: with TLS 1.3 a server refuses the client's certificate once the client
+                // finished, so its alert arrives with the first read.
+                let code = clientCertificateCode(details(error)) ?? .secureConnectionFailed
                 return URLError.tlsFailure(code, reason: "\(error)", underlying: error, url: url)
             default:
                 return error
@@ -312,13 +335,24 @@
             case .handshakeFailed(let failure):
                 let reasons = details(failure)
                 if reasons.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
-                if reasons.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
-                return .secureConnectionFailed
+                return clientCertificateCode(reasons) ?? .secureConnectionFailed
             case .noCertificateToValidate, .unableToValidateCertificate, .cannotMatchULabel:
                 return .serverCertificateUntrusted
             default:
                 return nil
             }
+        }
+
+        /// `.clientCertificateRequired` or `.clientCertificateRejected` when BoringSSL's `reasons` hold the server's
+        /// alert about the client's certificate, or `nil`.
+        private static func clientCertificateCode(_ reasons: String) -> URLError.Code? {
+            if reasons.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+            // Alerts the server sends; a client's own verification failure is `CERTIFICATE_VERIFY_FAILED`.
+            let refusals = [
+                "ALERT_UNKNOWN_CA", "ALERT_BAD_CERTIFICATE", "ALERT_CERTIFICATE_UNKNOWN", "ALERT_CERTIFICATE_EXPIRED",
+                "ALERT_CERTIFICATE_REVOKED", "ALERT_UNSUPPORTED_CERTIFICATE", "ALERT_ACCESS_DENIED",
+            ]
+            return refusals.contains { reasons.contains($0) } ? .clientCertificateRejected : nil
         }
 
         private static func details(_ error: any Error, _ url: URL) -> [String: Any] {

@@ -23,6 +23,7 @@ extension URLError {
                 "The certificate for this server was signed by an unknown certifying authority."
             case .serverCertificateUntrusted: "The certificate for this server is invalid."
             case .clientCertificateRequired: "The server requires a client certificate."
+            case .clientCertificateRejected: "The server rejected the client certificate."
             default: "A TLS error occurred and a secure connection to the server cannot be made."
             }
         var userInfo: [String: Any] = [

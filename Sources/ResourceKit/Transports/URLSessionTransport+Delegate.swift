@@ -21,10 +21,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let extraSafeHeaders: Set<String>
     /// For a session of one stream's, the bytes of its body that may wait for the reader before curl's thread does.
     let streamBound: Int?
+    /// The trust policy it applies to each connection's challenges, on Apple platforms.
+    let trust: CheckedTrust?
+    #if !canImport(FoundationNetworking)
+        /// The servers the trust policy refused, for reporting why their tasks were cancelled.
+        let refusals = TrustRefusals()
+    #endif
 
-    init(extraSafeHeaders: Set<String>, streamBound: Int? = nil) {
+    init(extraSafeHeaders: Set<String>, streamBound: Int? = nil, trust: CheckedTrust? = nil) {
         self.extraSafeHeaders = extraSafeHeaders
         self.streamBound = streamBound
+        self.trust = trust
     }
 
     func urlSession(
@@ -36,6 +43,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         // Only to http and https: a server must not send the client to `file:` or another scheme.
         guard request.isHTTP else { return completionHandler(nil) }
+        // Nor to a plain connection when the trust policy pins keys, which it would have none to check.
+        if trust?.pins.isEmpty == false, request.url?.scheme?.lowercased() != "https" { return completionHandler(nil) }
         let redirected = request.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
         #if canImport(FoundationNetworking)
             let sendsFile = update(task) { $0.sendsFile } ?? false

@@ -32,17 +32,47 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The session's configuration, copied; by default `.default` without URLCache or cookies.
     ///   - crossOriginSafeHeaders: Header names besides the built-in safe ones that may follow a redirect to another
     ///     origin.
-    public init(
+    public convenience init(
         configuration: URLSessionConfiguration = .resourceKitDefault,
         crossOriginSafeHeaders: Set<String> = []
     ) {
+        self.init(configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, checked: nil)
+    }
+
+    /// Creates a transport with its own session for `configuration` that applies `trust`, on Apple platforms; see
+    /// <doc:Transports#Trust>.
+    ///
+    /// On Linux, `URLSession` can't enforce a policy with roots, pins or an identity: use
+    /// `AsyncHTTPClientTransport(trust:)` there.
+    ///
+    /// - Throws: ``TrustPolicyError`` when a pin, a root or the identity can't be read, or, on Linux, for any policy
+    ///   but the default.
+    public convenience init(
+        configuration: URLSessionConfiguration = .resourceKitDefault,
+        crossOriginSafeHeaders: Set<String> = [],
+        trust: TrustPolicy
+    ) throws(TrustPolicyError) {
+        let checked = try trust.checked()
+        #if canImport(FoundationNetworking)
+            guard trust.isDefault else { throw TrustPolicyError(.unsupportedByTransport) }
+        #else
+            try SessionDelegate.check(checked)
+        #endif
+        self.init(
+            configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders,
+            checked: trust.isDefault ? nil : checked)
+    }
+
+    /// A transport with its own session for `configuration`, whose delegate applies `checked` when it isn't `nil`.
+    private init(configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>, checked: CheckedTrust?) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
         addedHeaders = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
         configuration.httpAdditionalHeaders = nil
         session = URLSession(
             configuration: configuration,
-            delegate: SessionDelegate(extraSafeHeaders: Set(crossOriginSafeHeaders.map(asciiLowercased))),
+            delegate: SessionDelegate(
+                extraSafeHeaders: Set(crossOriginSafeHeaders.map(asciiLowercased)), trust: checked),
             delegateQueue: Self.delegateQueue()
         )
         ownsSession = true
@@ -93,6 +123,7 @@ public final class URLSessionTransport: Transport {
     /// Sends `request` through the session and returns the body and the response.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try request.requireHTTP()
+        try requireSecure(request)
         let request = prepared(request)
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
@@ -112,6 +143,7 @@ public final class URLSessionTransport: Transport {
     /// otherwise the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
     public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         try request.requireHTTP()
+        try requireSecure(request)
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
                 guard context.streams else {
@@ -148,15 +180,29 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` through the session with a per-task delegate that enforces `limit`.
     private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
-        guard let limit else {
-            return try await session.data(for: request, delegate: nil)
-        }
         do {
-            return try await session.data(for: request, delegate: BodySizeLimiter(maxBodySize: limit))
+            return try await session.data(for: request, delegate: limit.map(BodySizeLimiter.init))
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
+            #if !canImport(FoundationNetworking)
+                // The delegate cancels a connection whose server its trust policy refuses.
+                if let delegate = session.delegate as? SessionDelegate, let url = request.url,
+                    let refused = await delegate.refusals.refusal(of: url)
+                {
+                    throw refused
+                }
+            #endif
             // Nothing but the limiter cancels the task while the caller's task goes on.
+            guard let limit else { throw error }
             throw WebserviceError(.bodyTooLarge(limit: limit))
         }
+    }
+
+    /// Throws for an `http` request when the session's trust policy pins keys: a plain connection has none to check.
+    private func requireSecure(_ request: URLRequest) throws {
+        guard let delegate = session.delegate as? SessionDelegate, delegate.trust?.pins.isEmpty == false,
+            let url = request.url, url.scheme?.lowercased() != "https"
+        else { return }
+        throw CheckedTrust.cleartext(url)
     }
 
     /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.

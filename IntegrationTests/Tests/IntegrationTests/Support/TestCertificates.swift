@@ -18,6 +18,22 @@ struct TestCertificates: Sendable {
     var expired: String { path("expired.pem") }
     /// Valid, but for `example.com` only.
     var otherHost: String { path("other.pem") }
+    /// Valid for `127.0.0.1` and `localhost`, with a key of its own (``rotatedKey``): the server's next key.
+    var rotated: String { path("rotated.pem") }
+    /// The private key of ``rotated`` (PEM).
+    var rotatedKey: String { path("rotated.key") }
+    /// The pin of ``key``: the base64 SHA-256 of its public key, as `openssl pkey` and `openssl dgst` compute it.
+    var keyPin: String { get throws { try pin("server") } }
+    /// The pin of ``rotatedKey``.
+    var rotatedKeyPin: String { get throws { try pin("rotated") } }
+    /// The certificate of the authority the server accepts client certificates of (PEM).
+    var clientAuthority: String { path("client-ca.pem") }
+    /// A client certificate of ``clientAuthority`` and its key, PKCS#12, opened with ``identityPassword``.
+    var clientIdentity: String { path("client.p12") }
+    /// A client certificate of the server's authority, not ``clientAuthority``, PKCS#12 with ``identityPassword``.
+    var strangerIdentity: String { path("stranger.p12") }
+    /// The password of the PKCS#12 archives.
+    static let identityPassword = "resourcekit-test-password"
 
     /// The certificates of this process, or the error that stopped `openssl`; a child process uses its parent's,
     /// in the directory its ``directoryKey`` environment variable names.
@@ -36,12 +52,25 @@ struct TestCertificates: Sendable {
         URL(fileURLWithPath: directory).appendingPathComponent(name).path
     }
 
-    /// A server configuration that presents `certificate` (one of this value's paths) and the key.
-    func serverConfiguration(_ certificate: String) throws -> TLSConfiguration {
-        .makeServerConfiguration(
+    /// A server configuration that presents `certificate` (one of this value's paths) and `key` (``key`` by
+    /// default), and requires a client certificate of `clientAuthority` when it isn't `nil`.
+    func serverConfiguration(
+        _ certificate: String, key: String? = nil, clientAuthority: String? = nil
+    ) throws -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: key ?? self.key, format: .pem))
         )
+        if let clientAuthority {
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.trustRoots = .file(clientAuthority)
+        }
+        return configuration
+    }
+
+    /// The base64 digest in `name.digest`.
+    private func pin(_ name: String) throws -> String {
+        try Data(contentsOf: URL(fileURLWithPath: path("\(name).digest"))).base64EncodedString()
     }
 
     private static func make() throws -> TestCertificates {
@@ -70,7 +99,43 @@ struct TestCertificates: Sendable {
                     + ["-set_serial", "\(Int.random(in: 1...Int(Int32.max)))", "-days", days]
                     + ["-extfile", path("\(extensions).ext"), "-out", path("\(name).pem")])
         }
+        try makeRotationAndClients(in: certificates)
         return certificates
+    }
+
+    /// Makes the rotated certificate, the keys' pins, the client authority and the client identities.
+    private static func makeRotationAndClients(in certificates: TestCertificates) throws {
+        let path = certificates.path
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(
+            ["req"] + curve + ["-keyout", path("rotated.key"), "-out", path("rotated.csr"), "-subj", "/CN=test"])
+        try Data("extendedKeyUsage=clientAuth\n".utf8).write(to: URL(fileURLWithPath: path("client.ext")))
+        try openssl(
+            ["req", "-x509"] + curve + ["-keyout", path("client-ca.key"), "-out", path("client-ca.pem"), "-days", "2"]
+                + ["-subj", "/CN=ResourceKit Test Client CA", "-addext", "basicConstraints=critical,CA:TRUE"]
+                + ["-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try openssl(
+            ["req"] + curve + ["-keyout", path("client.key"), "-out", path("client.csr"), "-subj", "/CN=client"])
+        for (name, request, authority, extensions) in [
+            ("rotated", "rotated", "ca", "loopback"), ("client", "client", "client-ca", "client"),
+            ("stranger", "client", "ca", "client"),
+        ] {
+            try openssl(
+                ["x509", "-req", "-in", path("\(request).csr"), "-CA", path("\(authority).pem")]
+                    + ["-CAkey", path("\(authority).key"), "-set_serial", "\(Int.random(in: 1...Int(Int32.max)))"]
+                    + ["-days", "1", "-extfile", path("\(extensions).ext"), "-out", path("\(name).pem")])
+        }
+        for name in ["client", "stranger"] {
+            try openssl(
+                ["pkcs12", "-export", "-in", path("\(name).pem"), "-inkey", path("client.key")]
+                    + ["-out", path("\(name).p12"), "-passout", "pass:\(identityPassword)"])
+        }
+        for name in ["server", "rotated"] {
+            try openssl([
+                "pkey", "-in", path("\(name).key"), "-pubout", "-outform", "der", "-out", path("\(name).spki"),
+            ])
+            try openssl(["dgst", "-sha256", "-binary", "-out", path("\(name).digest"), path("\(name).spki")])
+        }
     }
 
     private static func openssl(_ arguments: [String]) throws {
@@ -105,4 +170,20 @@ func withTLSServer(
     let certificates = try TestCertificates.shared.get()
     let tls = try certificates.serverConfiguration(certificates[keyPath: certificate])
     try await using(EpisodesServer.start(tls: tls), body)
+}
+
+/// Starts an HTTPS Episodes server with `tls`, made from ``TestCertificates``, that counts the requests to its
+/// `/counted` route in `counted`, runs `body` with its base URL, and stops it, also when `body` throws.
+func withTLSServer(
+    _ tls: (TestCertificates) throws -> TLSConfiguration,
+    counting counted: Shared<Int>,
+    _ body: (URL) async throws -> Void
+) async throws {
+    let server = try await EpisodesServer.start(tls: tls(try TestCertificates.shared.get())) { router in
+        router.get("counted") { _, _ in
+            counted.update { $0 += 1 }
+            return "counted"
+        }
+    }
+    try await using(server, body)
 }

@@ -45,6 +45,26 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
+    /// A transport of this kind that applies `policy`.
+    func transport(trust policy: TrustPolicy) throws(TrustPolicyError) -> any Transport {
+        switch self {
+        case .urlSession: try URLSessionTransport(configuration: .ephemeral, trust: policy)
+        case .asyncHTTPClient: try AsyncHTTPClientTransport(trust: policy)
+        }
+    }
+
+    /// Runs `body` with a web service whose transport of this kind applies `policy`; for `URLSession` on Linux,
+    /// which can't enforce a policy, checks instead that the transport refuses it (and any but the default).
+    func withWebservice(trust policy: TrustPolicy, _ body: (Webservice) async throws -> Void) async throws {
+        #if canImport(FoundationNetworking)
+            if self == .urlSession, policy != TrustPolicy() {
+                #expect(throws: TrustPolicyError(.unsupportedByTransport)) { try transport(trust: policy) }
+                return
+            }
+        #endif
+        try await body(Webservice(transport: transport(trust: policy)))
+    }
+
     /// Runs `body` with a web service of this transport whose idle timeout (no byte for that long) is `seconds`:
     /// the session's `timeoutIntervalForRequest`, or the client's `timeout.read`.
     func withWebservice(idleTimeout seconds: Int, _ body: (Webservice) async throws -> Void) async throws {
