@@ -12,10 +12,6 @@ import W3CTracing
 /// `DistributedTracing`: a client span for each request sent, in the caller's trace, its `traceparent` received by the
 /// server, with OpenTelemetry's attributes and no credential.
 @Suite(.timeLimit(.minutes(1))) struct TracingTests {
-    struct Attempt: Decodable {
-        var attempt: Int
-    }
-
     @Test(arguments: TransportKind.allCases)
     func eachAttemptIsASpanAndA503IsAnError(kind: TransportKind) async throws {
         try await withProductionServer { base in
@@ -23,7 +19,8 @@ import W3CTracing
             let webservice = kind.webservice(middleware: [
                 RetryPolicy(baseDelay: 0.01), DistributedTracing(tracer: tracer),
             ])
-            let loaded = try await webservice.load(Resource<Attempt>(get: base / "production/unavailable/a?failures=1"))
+            let loaded = try await webservice.load(
+                Resource<ProductionLayerTests.Attempt>(get: base / "production/unavailable/a?failures=1"))
             #expect(loaded.attempt == 2)
             let spans = tracer.finishedSpans
             try #require(spans.count == 2, "\(spans)")
@@ -124,6 +121,24 @@ import W3CTracing
             #expect(span.attribute("error.type") == "CancellationError")
             #expect(span.status?.code == .error)
             #expect(span.errors.isEmpty)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func resourceTimeoutEndsTheSpanAsATimeout(kind: TransportKind) async throws {
+        try await withServer { base in
+            let tracer = W3CTracer()
+            var stalled = bytes(base / "faults/stall?ms=30000")
+            stalled.timeout = 0.3
+            let error = try await #require(throws: WebserviceError.self) {
+                try await kind.webservice(middleware: [DistributedTracing(tracer: tracer)]).load(stalled)
+            }
+            #expect(error.urlError?.code == .timedOut)
+            // The load doesn't wait for the cancelled request to return: its span ends when it has.
+            try await waitUntil { !tracer.finishedSpans.isEmpty }
+            let span = try #require(tracer.finishedSpans.first)
+            #expect(span.attribute("error.type") == "timeout")
+            #expect(span.status?.code == .error)
         }
     }
 

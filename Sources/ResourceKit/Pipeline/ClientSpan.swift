@@ -29,7 +29,7 @@
             } catch {
                 let statusCode = (error as? WebserviceError)?.statusCode
                 span.attributes["http.response.status_code"] = statusCode
-                span.attributes["error.type"] = statusCode.map { String($0) } ?? Self.errorType(error)
+                span.attributes["error.type"] = statusCode.map { String($0) } ?? Self.errorType(error, context: context)
                 span.setStatus(SpanStatus(code: .error))
                 // The pipeline's errors are redacted already: no description, reflection or dump shows a credential.
                 if !(error is CancellationError) { span.recordError(error) }
@@ -72,9 +72,10 @@
             }
         }
 
-        /// A name for what went wrong, with few values: the type of the transport's error, such as `URLError`, or of
-        /// the error itself.
-        private static func errorType(_ error: any Error) -> String {
+        /// A name for what went wrong, with few values: `timeout` when the resource's timeout cancelled the request,
+        /// else the type of the transport's error, such as `URLError`, or of the error itself.
+        private static func errorType(_ error: any Error, context: LoadContext) -> String {
+            if error is CancellationError, let left = context.timeRemaining, left <= 0 { return "timeout" }
             let cause = (error as? WebserviceError)?.underlyingError ?? error
             return String(describing: type(of: cause))
         }
