@@ -24,7 +24,7 @@
             trace.tracer.inject(span.context, into: &sent, using: HeaderFieldInjector())
             do {
                 let response = try await next(sent, context)
-                Self.end(span, statusCode: response.statusCode)
+                Self.record(response.statusCode, on: span)
                 return response
             } catch {
                 let statusCode = (error as? WebserviceError)?.statusCode
@@ -64,7 +64,7 @@
         }
 
         /// Sets the response's status on `span`, an error from `400` on, as a client's span has it.
-        private static func end(_ span: any Span, statusCode: Int) {
+        private static func record(_ statusCode: Int, on span: any Span) {
             span.attributes["http.response.status_code"] = statusCode
             if statusCode >= 400 {
                 span.attributes["error.type"] = String(statusCode)
