@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // A server that answers raw bytes, for responses no HTTP server library would write.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The tracer API that ResourceKit's Tracing trait uses, for the W3C tracer of the demo and the suite.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -35,19 +37,27 @@ let package = Package(
             dependencies: [.product(name: "ResourceKit", package: "ResourceKit")],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // A tracer that propagates W3C trace context and hands each span over as it ends: for the demo and the suite.
+        .target(
+            name: "W3CTracing",
+            dependencies: [.product(name: "Tracing", package: "swift-distributed-tracing")],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         .executableTarget(
             name: "demo",
             dependencies: [
-                "EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit"),
+                "EpisodesService", "SwiftTalk", "W3CTracing", .product(name: "ResourceKit", package: "ResourceKit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "EpisodesService", "SwiftTalk", .product(name: "ResourceKit", package: "ResourceKit"),
+                "EpisodesService", "SwiftTalk", "W3CTracing", .product(name: "ResourceKit", package: "ResourceKit"),
                 .product(name: "ResourceKitTesting", package: "ResourceKit"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),

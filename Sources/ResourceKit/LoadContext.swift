@@ -45,6 +45,11 @@ public struct LoadContext: Sendable {
     /// Whether the caller reads the body as a stream (``StreamingResource``): the pipeline hands the response over at
     /// its head, and neither the cache nor ``Deduplication`` shares it.
     var streams = false
+    #if Tracing
+        /// The tracer and the caller's trace that `DistributedTracing` hands to the layer that traces each request the
+        /// transport gets; `nil` without it.
+        var trace: Trace?
+    #endif
     /// The identity of the web service's chain and transport, for ``Deduplication``: loads share a response only when
     /// they would send the same bytes through the same transport.
     let chain: Chain

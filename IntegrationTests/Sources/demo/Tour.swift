@@ -3,6 +3,8 @@ import Foundation
 import ResourceKit
 import SwiftTalk
 import Synchronization
+import Tracing
+import W3CTracing
 
 /// The demo's requests, in the order an app would send them, each checking the answer it gets.
 struct Tour {
@@ -34,6 +36,7 @@ struct Tour {
         await showAccount()
         await delete(renamed ?? created)
         await recoverFromOutage()
+        await traceAttempts()
         await transferFiles()
         await resumeDownload()
         await stream()
@@ -166,6 +169,29 @@ struct Tour {
             let answer = try await webservice.load(flaky)
             guard answer.attempt == 3 else { throw StepFailure("expected the third attempt, got \(answer.attempt)") }
             return ((), "answered on attempt 3, after two retries")
+        }
+    }
+
+    /// Loads from a route that answers 503 once, through ``DistributedTracing`` and inside a span of the demo's: the
+    /// tracer prints each span as it ends, a client span for each attempt, both children of the demo's span.
+    private mutating func traceAttempts() async {
+        struct Attempt: Decodable { var attempt: Int }
+        var flaky = Resource<Attempt>(
+            get: baseURL.appendingPathComponent("production/unavailable/demo-\(UUID().uuidString.prefix(4))"))
+        flaky.queryItems = [URLQueryItem(name: "failures", value: "1")]
+        let tracer = W3CTracer { span in print("    \(span)") }
+        var traced = webservice
+        traced.middleware.append(DistributedTracing(tracer: tracer))
+        _ = await transcript.step(label(flaky, "traced, 503 once")) { [traced, flaky] in
+            let answer = try await tracer.withSpan("demo") { _ in try await traced.load(flaky) }
+            let spans = tracer.finishedSpans
+            guard let demo = spans.last, spans.count == 3, answer.attempt == 2 else {
+                throw StepFailure("expected 2 attempts and 3 spans, got \(answer.attempt) and \(spans.count)")
+            }
+            let statuses = spans.dropLast().map { $0.attribute("http.response.status_code") ?? "none" }
+            guard spans.dropLast().allSatisfy({ $0.ids.parentSpanID == demo.ids.spanID }), statuses == ["503", "200"]
+            else { throw StepFailure("expected a 503 and a 200 under the demo's span, got \(statuses)") }
+            return ((), "a client span per attempt, 503 (error) then 200, under the demo's span")
         }
     }
 

@@ -376,17 +376,6 @@ extension ProductionLayerTests {
 
 // MARK: - Helpers
 
-/// Starts an Episodes server with the production and fault routes, runs `body` with its base URL, and stops it, also
-/// when `body` throws.
-private func withProductionServer(_ body: (URL) async throws -> Void) async throws {
-    try await using(
-        EpisodesServer.start(configure: {
-            $0.addProductionRoutes()
-            $0.addFaultRoutes()
-        }),
-        body)
-}
-
 /// The `{"count": n}` a production route's `…/count` answers.
 private func count(_ url: URL) async throws -> Int {
     struct Count: Decodable { var count: Int }

@@ -15,7 +15,9 @@ import Foundation
 ///    credential or a retry's delay.
 /// 6. A `GET` download resumes its partial file (`Resuming`): each attempt that finds one asks for the rest with
 ///    `Range` and `If-Range`, and a response that can't resume it sends the request once more without them.
-/// 7. The observer (`Observing`), which hears of each request handed to the transport, `Range` included.
+/// 7. With `DistributedTracing` among the middleware, a client span for each request handed to the transport
+///    (`ClientSpan`), its trace context added to the request; then the observer (`Observing`), which hears of each
+///    request handed to the transport, `Range` and the trace context included.
 /// 8. The transport (`Sending`), whose errors are redacted once, here.
 /// 9. The resource validates and parses the response.
 ///
@@ -34,6 +36,9 @@ enum Pipeline {
         if let cache { layers.append(Caching(cache: cache)) }
         if let limiter { layers.append(Limiting(limiter: limiter)) }
         layers.append(Resuming())
+        #if Tracing
+            if middleware.contains(where: { $0 is DistributedTracing }) { layers.append(ClientSpan()) }
+        #endif
         layers.append(Observing())
         let sending = Sending(transport: transport)
         var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }

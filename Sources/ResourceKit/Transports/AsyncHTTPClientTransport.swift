@@ -48,7 +48,8 @@
         /// Creates a transport that sends requests with `client`, which you shut down when you no longer need it.
         ///
         /// Create the client with `redirectConfiguration: .disallow`, so this transport applies its credential rule
-        /// to redirects, and with `decompression` enabled; see <doc:Transports>.
+        /// to redirects, with `decompression` enabled, and with `tracing.tracer = nil` when you trace with
+        /// `DistributedTracing`; see <doc:Transports>.
         public init(client: HTTPClient) {
             self.init(client: client, pins: [], owner: nil)
         }
@@ -74,6 +75,9 @@
             configuration.decompression = .enabled(limit: .ratio(decompressionRatio))
             // Up to 64 connections per host before requests queue, rather than 8: see <doc:Transports>.
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+            // No span of its own from the tracer the process bootstrapped: `DistributedTracing` traces each request,
+            // and a second span would add a second `traceparent` (<doc:Observability#Tracing>).
+            configuration.tracing.tracer = nil
             return configuration
         }
 

@@ -13,6 +13,17 @@ func withServer(_ body: (URL) async throws -> Void) async throws {
     try await using(EpisodesServer.start(configure: { $0.addFaultRoutes() }), body)
 }
 
+/// Starts an Episodes server with the production and fault routes, runs `body` with its base URL, and stops it, also
+/// when `body` throws.
+func withProductionServer(_ body: (URL) async throws -> Void) async throws {
+    try await using(
+        EpisodesServer.start(configure: {
+            $0.addProductionRoutes()
+            $0.addFaultRoutes()
+        }),
+        body)
+}
+
 /// Starts two Episodes servers with the fault routes, two origins, and runs `body` with their base URLs: for redirects
 /// from one origin to another.
 func withTwoServers(_ body: (URL, URL) async throws -> Void) async throws {

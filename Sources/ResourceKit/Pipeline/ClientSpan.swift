@@ -1,0 +1,92 @@
+#if Tracing
+    import Foundation
+    import Tracing
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// The pipeline's tracing: a client span for each request handed to the transport, in the trace
+    /// ``DistributedTracing`` put in the load's context, with the span's context written into the request's header
+    /// fields.
+    ///
+    /// It sits after the cache and the limit: the trace fields are no part of a cache or de-duplication key, an answer
+    /// from the cache sends nothing and starts no span, and no span times a wait for a place. Its attributes follow
+    /// OpenTelemetry's HTTP client conventions; see <doc:Observability#Tracing>.
+    struct ClientSpan: Middleware {
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            guard let trace = context.trace else { return try await next(request, context) }
+            let method = Self.method(of: request)
+            let span = trace.tracer.startSpan(method ?? "HTTP", context: trace.parent, ofKind: .client)
+            defer { span.end() }
+            if span.isRecording { Self.describe(request, method: method, attempt: context.attempt, in: span) }
+            var sent = request
+            trace.tracer.inject(span.context, into: &sent, using: HeaderFieldInjector())
+            do {
+                let response = try await next(sent, context)
+                Self.record(response.statusCode, on: span)
+                return response
+            } catch {
+                let statusCode = (error as? WebserviceError)?.statusCode
+                span.attributes["http.response.status_code"] = statusCode
+                span.attributes["error.type"] = statusCode.map { String($0) } ?? Self.errorType(error, context: context)
+                span.setStatus(SpanStatus(code: .error))
+                // The pipeline's errors are redacted already: no description, reflection or dump shows a credential.
+                if !(error is CancellationError) { span.recordError(error) }
+                throw error
+            }
+        }
+
+        /// The methods OpenTelemetry names; another is `_OTHER`, and its span is named `HTTP`.
+        static let knownMethods: Set<String> = [
+            "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "QUERY", "TRACE",
+        ]
+
+        /// The request's method when OpenTelemetry names it, or `nil`.
+        private static func method(of request: URLRequest) -> String? {
+            let method = request.httpMethod ?? "GET"
+            return knownMethods.contains(method) ? method : nil
+        }
+
+        /// Sets the request's attributes on `span`: its method, its URL without credentials, the server and the
+        /// retry's number.
+        private static func describe(_ request: URLRequest, method: String?, attempt: Int, in span: any Span) {
+            span.attributes["http.request.method"] = method ?? "_OTHER"
+            if method == nil { span.attributes["http.request.method_original"] = request.httpMethod ?? "" }
+            if let url = request.url {
+                let redacted = Redaction.redacted(url, removing: Redaction.secrets(of: request))
+                span.attributes["url.full"] = redacted?.absoluteString ?? Redaction.mark
+                span.attributes["server.address"] = url.host
+                let scheme = url.scheme.map(asciiLowercased)
+                span.attributes["server.port"] = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+            }
+            if attempt > 1 { span.attributes["http.request.resend_count"] = attempt - 1 }
+        }
+
+        /// Sets the response's status on `span`, an error from `400` on, as a client's span has it.
+        private static func record(_ statusCode: Int, on span: any Span) {
+            span.attributes["http.response.status_code"] = statusCode
+            if statusCode >= 400 {
+                span.attributes["error.type"] = String(statusCode)
+                span.setStatus(SpanStatus(code: .error))
+            }
+        }
+
+        /// A name for what went wrong, with few values: `timeout` when the resource's timeout cancelled the request,
+        /// else the type of the transport's error, such as `URLError`, or of the error itself.
+        private static func errorType(_ error: any Error, context: LoadContext) -> String {
+            if error is CancellationError, let left = context.timeRemaining, left <= 0 { return "timeout" }
+            let cause = (error as? WebserviceError)?.underlyingError ?? error
+            return String(describing: type(of: cause))
+        }
+    }
+
+    /// Writes a tracer's fields into a request's header fields, replacing any field of the same name; it drops a field
+    /// HTTP forbids, such as a value with a line break from baggage an incoming request carried.
+    struct HeaderFieldInjector: Injector {
+        func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
+            guard (try? validateHeaderField(name: key, value: value)) != nil else { return }
+            request.setValue(value, forHTTPHeaderField: key)
+        }
+    }
+#endif
