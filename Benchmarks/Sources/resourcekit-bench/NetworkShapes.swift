@@ -27,12 +27,15 @@ enum Endpoint: String, CaseIterable, Sendable {
 enum Loaded: Sendable {
     case items([Item])
     case bytes(Data)
+    /// The number of items a generated OpenAPI client decoded into its own type.
+    case generated(Int)
 
     /// The number of items or bytes.
     var count: Int {
         switch self {
         case .items(let items): items.count
         case .bytes(let data): data.count
+        case .generated(let count): count
         }
     }
 }
@@ -67,12 +70,27 @@ struct ClientPair: Sendable {
         raw: @escaping @Sendable (Endpoint) async throws -> Loaded
     ) {
         let resources = LibraryResources(options: options)
+        self.init(
+            section, library: libraryName, versus: rawName, target: target, inFlightTarget: inFlightTarget,
+            library: { endpoint in try await resources.load(endpoint, with: webservice) }, raw: raw)
+    }
+
+    /// A pair of two loading functions.
+    init(
+        _ section: String,
+        library libraryName: String,
+        versus rawName: String,
+        target: Target,
+        inFlightTarget: Target? = nil,
+        library: @escaping @Sendable (Endpoint) async throws -> Loaded,
+        raw: @escaping @Sendable (Endpoint) async throws -> Loaded
+    ) {
         self.section = section
         self.libraryName = libraryName
         self.rawName = rawName
         self.target = target
         self.inFlightTarget = inFlightTarget
-        self.library = { endpoint in try await resources.load(endpoint, with: webservice) }
+        self.library = library
         self.raw = raw
     }
 }

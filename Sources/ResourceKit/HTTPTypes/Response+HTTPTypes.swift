@@ -6,7 +6,7 @@
         /// The status and header fields of `response`, in the order they arrived; `nil` for a status code outside
         /// `0...999`, which `HTTPResponse` can't hold.
         ///
-        /// A field whose name HTTPTypes rejects, and any field past the 65 535th, is left out; a value's invalid bytes
+        /// A field whose name HTTPTypes rejects, and any field past the 65 534th, is left out; a value's invalid bytes
         /// become spaces. See <doc:UsingOpenAPI>.
         ///
         /// ```swift
@@ -15,12 +15,15 @@
         public init?(_ response: Response) {
             guard (0...999).contains(response.statusCode) else { return nil }
             var fields = HTTPFields()
-            for field in response.orderedFields where fields.count < Int(UInt16.max) {
+            for field in response.orderedFields where fields.count < Self.maxFieldCount {
                 guard let name = HTTPField.Name(field.name) else { continue }
                 fields.append(HTTPField(name: name, value: field.value))
             }
             self.init(status: Status(code: response.statusCode), headerFields: fields)
         }
+
+        /// The most fields an `HTTPFields` holds: it traps on the 65 535th.
+        static let maxFieldCount = Int(UInt16.max) - 1
     }
 
     extension Response {
