@@ -96,23 +96,26 @@ struct ClientPair: Sendable {
 }
 
 extension ClientPair {
-    /// Runs `body` with the pair of the client named `client` (`urlsession` or `ahc`, as the child processes name
-    /// them), then shuts down the client it made.
+    /// Runs `body` with the pair of the client named `client` (`urlsession`, `ahc` or `openapi`, as the child
+    /// processes name them), then shuts down the client it made.
     static func with(_ client: String, options: Options, _ body: (ClientPair) async throws -> Void) async throws {
         switch client {
         case "urlsession":
             try await body(URLSessionClients.pair(options: options))
-        case "ahc":
+        case "ahc", "openapi":
             let made = AsyncHTTPClientClients.makeClient()
             do {
-                try await body(AsyncHTTPClientClients.pair(options: options, client: made))
+                try await body(
+                    client == "ahc"
+                        ? AsyncHTTPClientClients.pair(options: options, client: made)
+                        : OpenAPIShape.pair(options: options, client: made))
             } catch {
                 try? await made.shutdown()
                 throw error
             }
             try await made.shutdown()
         default:
-            throw BenchError("unknown client \(client): urlsession or ahc")
+            throw BenchError("unknown client \(client): urlsession, ahc or openapi")
         }
     }
 }

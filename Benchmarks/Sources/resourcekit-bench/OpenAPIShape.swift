@@ -10,19 +10,13 @@ import ResourceKitOpenAPI
 /// transport, both on one `HTTPClient`: what ResourceKit costs a generated client.
 enum OpenAPIShape {
     static func run(options: Options, server: ServerFigures?, report: Report) async throws {
-        let client = AsyncHTTPClientClients.makeClient()
-        do {
-            try await NetworkShapes.run(
-                pair(options: options, client: client), options: options, server: server, report: report)
-        } catch {
-            try? await client.shutdown()
-            throw error
+        try await ClientPair.with("openapi", options: options) { pair in
+            try await NetworkShapes.run(pair, options: options, server: server, report: report)
         }
-        try await client.shutdown()
     }
 
     /// The two generated clients on `client`: small GETs only, as the document describes `small.json` alone.
-    private static func pair(options: Options, client: HTTPClient) -> ClientPair {
+    static func pair(options: Options, client: HTTPClient) -> ClientPair {
         let library = Client(
             serverURL: options.baseURL,
             transport: Webservice(transport: ResourceKit.AsyncHTTPClientTransport(client: client)))
