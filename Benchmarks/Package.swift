@@ -11,6 +11,11 @@ let package = Package(
         .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The `openapi` section: a generated client over ResourceKit against the same client over
+        // swift-openapi-async-http-client. The generator runs at build time, for the one target with the document.
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -22,8 +27,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ResourceKitOpenAPI", package: "ResourceKit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: [.treatAllWarnings(as: .error)],
+            // Generates a client from openapi.yaml, which describes `GET /small.json` as the fixtures have it.
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // The parser of mattt/EventSource 1.1.1, the baseline of the server-sent events rows: its release doesn't
         // build on Linux (it calls `URLSession.bytes`, which FoundationNetworking lacks), so the benchmarks carry its

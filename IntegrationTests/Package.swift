@@ -21,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The tracer API that ResourceKit's Tracing trait uses, for the W3C tracer of the demo and the suite.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // A client generated from the Episodes service's OpenAPI document, to run over ResourceKit's transport. The
+        // generator (with OpenAPIKit, Yams and swift-argument-parser) runs at build time, for that one target.
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -43,6 +48,14 @@ let package = Package(
             dependencies: [.product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // The Episodes service's OpenAPI document (openapi.yaml), and the types and client the generator's build
+        // plugin makes of it, internal (see EpisodesOpenAPIClient.swift).
+        .target(
+            name: "EpisodesOpenAPIClient",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            swiftSettings: [.treatAllWarnings(as: .error)],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         .executableTarget(
             name: "demo",
             dependencies: [
@@ -58,6 +71,9 @@ let package = Package(
                 "EpisodesService", "SwiftTalk", "W3CTracing", .product(name: "ResourceKit", package: "ResourceKit"),
                 .product(name: "ResourceKitTesting", package: "ResourceKit"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "EpisodesOpenAPIClient", .product(name: "ResourceKitOpenAPI", package: "ResourceKit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),

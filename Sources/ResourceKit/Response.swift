@@ -97,6 +97,15 @@ public struct Response: Sendable {
         }
     }
 
+    /// The header fields in the order they arrived, repeated names apart; those of an `HTTPURLResponse` in its
+    /// dictionary's order.
+    var orderedFields: [Field] {
+        switch fields {
+        case .native(let response): response.headerFields.map { Field(name: $0.key, value: $0.value) }
+        case .list(let list): list
+        }
+    }
+
     /// The response as an `HTTPURLResponse`, for a parse that reads one: the transport's own when it made one.
     func httpURLResponse() -> HTTPURLResponse? {
         if case .native(let response) = fields, response.statusCode == statusCode, response.url == url {

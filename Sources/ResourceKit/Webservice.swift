@@ -107,11 +107,11 @@ public struct Webservice: Sendable {
     }
 
     /// The most bytes of a stream's body a transport that can't stream it reads whole.
-    static let streamedBodyLimit = 64 << 20
+    package static let streamedBodyLimit = 64 << 20
 
     /// Sends `resource`'s request through the pipeline and returns it with the response: whole, a download's file in
     /// its place; or, for a load that `streams`, at its head, with its body still to be read.
-    func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
+    package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
         var request = try request(for: resource)
         // Without a cache nothing is stored, nor ever a stream or a download: a load that may use only a stored

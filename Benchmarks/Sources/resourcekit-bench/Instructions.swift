@@ -17,6 +17,9 @@ enum Instructions {
         Pair(client: "urlsession", libraryName: "Webservice().load", rawName: "URLSession.shared"),
         Pair(client: "ahc", libraryName: "Webservice(transport: AHC).load", rawName: "HTTPClient.execute + collect"),
         Pair(
+            client: "openapi", libraryName: "generated Client over Webservice(transport: AHC)",
+            rawName: "generated Client over OpenAPIAsyncHTTPClient"),
+        Pair(
             client: "in-memory", libraryName: "Webservice(transport: in-memory).load",
             rawName: "JSONDecoder.decode alone"),
         Pair(
@@ -25,7 +28,7 @@ enum Instructions {
     ]
 
     static let usage =
-        "usage: resourcekit-bench instructions urlsession|ahc|in-memory|middleware library|raw LOADS BASE_URL"
+        "usage: resourcekit-bench instructions urlsession|ahc|openapi|in-memory|middleware library|raw LOADS BASE_URL"
 
     static func run(options: Options, report: Report) async throws {
         guard let valgrind = Subprocess.find("valgrind"), let objcopy = Subprocess.find("objcopy") else {

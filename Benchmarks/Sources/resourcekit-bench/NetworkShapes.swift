@@ -27,12 +27,15 @@ enum Endpoint: String, CaseIterable, Sendable {
 enum Loaded: Sendable {
     case items([Item])
     case bytes(Data)
+    /// The number of items a generated OpenAPI client decoded into its own type.
+    case generated(Int)
 
     /// The number of items or bytes.
     var count: Int {
         switch self {
         case .items(let items): items.count
         case .bytes(let data): data.count
+        case .generated(let count): count
         }
     }
 }
@@ -67,34 +70,52 @@ struct ClientPair: Sendable {
         raw: @escaping @Sendable (Endpoint) async throws -> Loaded
     ) {
         let resources = LibraryResources(options: options)
+        self.init(
+            section, library: libraryName, versus: rawName, target: target, inFlightTarget: inFlightTarget,
+            library: { endpoint in try await resources.load(endpoint, with: webservice) }, raw: raw)
+    }
+
+    /// A pair of two loading functions.
+    init(
+        _ section: String,
+        library libraryName: String,
+        versus rawName: String,
+        target: Target,
+        inFlightTarget: Target? = nil,
+        library: @escaping @Sendable (Endpoint) async throws -> Loaded,
+        raw: @escaping @Sendable (Endpoint) async throws -> Loaded
+    ) {
         self.section = section
         self.libraryName = libraryName
         self.rawName = rawName
         self.target = target
         self.inFlightTarget = inFlightTarget
-        self.library = { endpoint in try await resources.load(endpoint, with: webservice) }
+        self.library = library
         self.raw = raw
     }
 }
 
 extension ClientPair {
-    /// Runs `body` with the pair of the client named `client` (`urlsession` or `ahc`, as the child processes name
-    /// them), then shuts down the client it made.
+    /// Runs `body` with the pair of the client named `client` (`urlsession`, `ahc` or `openapi`, as the child
+    /// processes name them), then shuts down the client it made.
     static func with(_ client: String, options: Options, _ body: (ClientPair) async throws -> Void) async throws {
         switch client {
         case "urlsession":
             try await body(URLSessionClients.pair(options: options))
-        case "ahc":
+        case "ahc", "openapi":
             let made = AsyncHTTPClientClients.makeClient()
             do {
-                try await body(AsyncHTTPClientClients.pair(options: options, client: made))
+                try await body(
+                    client == "ahc"
+                        ? AsyncHTTPClientClients.pair(options: options, client: made)
+                        : OpenAPIShape.pair(options: options, client: made))
             } catch {
                 try? await made.shutdown()
                 throw error
             }
             try await made.shutdown()
         default:
-            throw BenchError("unknown client \(client): urlsession or ahc")
+            throw BenchError("unknown client \(client): urlsession, ahc or openapi")
         }
     }
 }

@@ -14,6 +14,8 @@ enum Section: String, CaseIterable, Sendable {
     case parse
     case urlsession
     case ahc
+    /// A generated OpenAPI client over ResourceKit against the same client over swift-openapi-async-http-client.
+    case openapi
     case memory
     case cache
     /// The persistent cache: a hit from disk against one from memory and a load from the server.
@@ -61,7 +63,8 @@ struct Options: Sendable {
 
     static let usage = """
         usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--instructions]
-                                 [--only parse|urlsession|ahc|memory|cache|diskcache|streams|instructions|settings]
+                                 [--only parse|urlsession|ahc|openapi|memory|cache|diskcache|streams|instructions|
+                                        settings]
                resourcekit-bench generate DIR [--jsonl-mib N]
 
         BASE_URL serves small.json, big.json, big5.bin, big2.bin, huge.bin, items.jsonl and events.sse (as made by

@@ -52,6 +52,9 @@ struct Runner {
                 AsyncHTTPClientClients.defaultsPair(options: options), options: options, server: server,
                 report: report)
         }
+        if options.sections.contains(.openapi) {
+            try await OpenAPIShape.run(options: options, server: server, report: report)
+        }
         if options.sections.contains(.memory) {
             try await Memory.run(options: options, report: report)
         }

@@ -1,3 +1,0 @@
-#if OpenAPI
-    import OpenAPIRuntime
-#endif
