@@ -23,6 +23,8 @@ public final class URLSessionTransport: Transport {
     private let session: URLSession
     /// Whether this transport made ``session``, with a ``SessionDelegate``, and so also invalidates it.
     private let ownsSession: Bool
+    /// Whether the trust policy pins keys, so that only `https` URLs may be sent.
+    private let sendsOnlyHTTPS: Bool
     /// The header fields sent with each request that doesn't set them itself.
     let addedHeaders: [String: String]
 
@@ -76,6 +78,7 @@ public final class URLSessionTransport: Transport {
             delegateQueue: Self.delegateQueue()
         )
         ownsSession = true
+        sendsOnlyHTTPS = checked?.pins.isEmpty == false
     }
 
     /// The queue for the own session's delegate: on Linux one that runs each call on curl's thread (``InlineQueue``);
@@ -94,6 +97,7 @@ public final class URLSessionTransport: Transport {
     public init(session: URLSession) {
         self.session = session
         ownsSession = false
+        sendsOnlyHTTPS = false
         addedHeaders = Self.additionalHeaders(of: session.configuration, adding: [:])
     }
 
@@ -199,9 +203,7 @@ public final class URLSessionTransport: Transport {
 
     /// Throws for an `http` request when the session's trust policy pins keys: a plain connection has none to check.
     private func requireSecure(_ request: URLRequest) throws {
-        guard let delegate = session.delegate as? SessionDelegate, delegate.trust?.pins.isEmpty == false,
-            let url = request.url, url.scheme?.lowercased() != "https"
-        else { return }
+        guard sendsOnlyHTTPS, let url = request.url, url.scheme?.lowercased() != "https" else { return }
         throw CheckedTrust.cleartext(url)
     }
 
