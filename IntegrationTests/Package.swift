@@ -13,6 +13,8 @@ let package = Package(
         .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI", "Tracing"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The server's service group, which the tests shut down gracefully (Hummingbird brings it).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The demo logs ResourceKit's events through swift-log, which Hummingbird already brings.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // A multipart parser that is not ours, for the server to check ResourceKit's form bodies with.
@@ -34,6 +36,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTLS
+import ServiceLifecycle
 
 /// An in-memory Episodes web service, modelled on objc.io's Swift Talk, for testing ResourceKit against a real HTTP
 /// server.
@@ -52,15 +53,16 @@ public enum EpisodesServer {
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in listening.yield(channel.localAddress?.port ?? port) }
         )
-        // Quiet unless LOG_LEVEL asks otherwise: stopping by cancellation makes Hummingbird log a CancellationError
-        // at error level ("Waiting on child channel"), once per server, which would clutter every test run.
+        // Quiet unless LOG_LEVEL asks otherwise: stopping by cancellation (when a graceful stop takes too long) makes
+        // Hummingbird log a CancellationError at error level ("Waiting on child channel"), which would clutter runs.
         if ProcessInfo.processInfo.environment["LOG_LEVEL"] == nil {
             application.logger.logLevel = .critical
         }
-        let app = application
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [application], logger: application.logger))
         let task = Task {
             do {
-                try await app.runService(gracefulShutdownSignals: [])
+                try await group.run()
                 listening.finish()
             } catch {
                 listening.finish(throwing: error)
@@ -70,7 +72,7 @@ public enum EpisodesServer {
             do {
                 for try await boundPort in ports {
                     if let baseURL = URL(string: "\(scheme)://\(authority):\(boundPort)") {
-                        return RunningServer(baseURL: baseURL, task: task)
+                        return RunningServer(baseURL: baseURL, task: task, group: group)
                     }
                     break
                 }
