@@ -192,6 +192,13 @@ private struct QueryEcho: Encodable {
 /// The error a fault throws to make Hummingbird drop the connection.
 enum FaultError: Error {
     case droppedConnection
+
+    /// Drops the response's connection as a network breaking would, after the bytes already written have left:
+    /// dropped at once, the connection discards what is still queued in NIO's buffers.
+    static func breakConnection(after pause: Duration = .milliseconds(100)) async throws -> Never {
+        try await Task.sleep(for: pause)
+        throw droppedConnection
+    }
 }
 
 extension Request {

@@ -24,8 +24,7 @@ extension Router {
                     try await writer.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: half))
                     try await Task.sleep(for: .milliseconds(50))
                     try await writer.write(ByteBuffer(repeating: UInt8(ascii: "y"), count: half))
-                    try await Task.sleep(for: .milliseconds(50))
-                    throw FaultError.droppedConnection
+                    try await FaultError.breakConnection(after: .milliseconds(50))
                 }
             )
         }

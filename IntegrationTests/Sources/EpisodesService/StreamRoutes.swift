@@ -43,7 +43,7 @@ extension Router {
                         if let drop, sent == drop {
                             // Half of the next event, its blank line missing, then the connection breaks.
                             try await writer.write(ByteBuffer(string: "id: \(n)\nevent: tick\ndata: {\"n\":\(n)}\n"))
-                            try await Self.breakConnection()
+                            try await FaultError.breakConnection()
                         }
                         try await writer.write(ByteBuffer(string: "id: \(n)\nevent: tick\ndata: {\"n\":\(n)}\n\n"))
                         sent += 1
@@ -70,7 +70,7 @@ extension Router {
                     for n in 1...max(count, 1) {
                         if let cut, n > cut {
                             try await writer.write(batch)
-                            try await Self.breakConnection()
+                            try await FaultError.breakConnection()
                         }
                         batch.writeString("{\"n\":\(n),\"pad\":\"\(padding)\"}\n")
                         if pause > 0 || batch.readableBytes >= 65_536 {
@@ -84,12 +84,5 @@ extension Router {
                 }
             )
         }
-    }
-
-    /// Breaks the response's connection as a network would, after the bytes already written have left: dropped at
-    /// once, the connection discards what is still queued in NIO's buffers (a flaky CI run lost the last line).
-    private static func breakConnection() async throws -> Never {
-        try await Task.sleep(for: .milliseconds(100))
-        throw CancellationError()
     }
 }
