@@ -3,6 +3,10 @@ import Foundation
 import ResourceKit
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Streams against the Episodes server's streaming routes, with each transport side by side.
 @Suite(.timeLimit(.minutes(1))) struct StreamingTests {
     private struct Tick: Decodable, Equatable, Sendable {
@@ -65,6 +69,48 @@ import Testing
                 #expect(tick.n == count)
             }
             #expect(count == 20000)
+        }
+    }
+
+    /// A loop that holds its stream back delays no other load of the process, of any session or transport.
+    ///
+    /// On Linux, one thread of curl's serves every `URLSession` of the process: it must never wait for a loop. Its regression
+    /// hangs the process, so it runs in a child.
+    @Test(arguments: TransportKind.allCases) func aHeldBackStreamDelaysNoOtherLoad(kind: TransportKind) async throws {
+        try await inChildProcess(case: kind) {
+            try await withServer { base in
+                // Five gigabytes of lines, more than any backlog holds.
+                let url = base / "streams/lines?count=5000000&pad=1000"
+                var lines = try await kind.webservice().load(Self.lines(url)).makeAsyncIterator()
+                #expect(try await lines.next()?.n == 1)
+                try await Task.sleep(for: .milliseconds(500))  // the server writes while the loop holds back
+                var other = bytes(base / "episodes")
+                other.timeout = 5
+                for kind in TransportKind.allCases {
+                    let start = ContinuousClock.now
+                    #expect(try await kind.webservice().load(other).isEmpty == false, "with \(kind)")
+                    print("beside a held stream, a load with \(kind) took \(ContinuousClock.now - start)")
+                }
+                let start = ContinuousClock.now
+                let plain = URLSession(configuration: .ephemeral)
+                let (data, _) = try await plain.data(for: URLRequest(url: other.url, timeoutInterval: 5))
+                #expect(data.isEmpty == false)
+                print("beside a held stream, a load with a URLSession of its own took \(ContinuousClock.now - start)")
+                // The held stream goes on in order; where the transport can't hold the server back, it ends with the
+                // backlog's error after the lines that waited.
+                var count = 1
+                do {
+                    while count < 20_000, let line = try await lines.next() {
+                        count += 1
+                        #expect(line.n == count)
+                    }
+                    #expect(count == 20_000)
+                } catch let error as WebserviceError {
+                    #expect(kind == .urlSession, "\(error)")
+                    #expect((error.underlyingError as? URLError)?.code == .dataLengthExceedsMaximum, "\(error)")
+                    #expect(count > 1_000)
+                }
+            }
         }
     }
 

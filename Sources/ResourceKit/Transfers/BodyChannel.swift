@@ -9,9 +9,10 @@
     /// chunk held in between. Chunks written before then wait here. When the body passes its limit, its file can't be
     /// written, or the reader is cancelled, ``stop`` ends the transfer.
     ///
-    /// A stream reads it a chunk at a time instead (``next()``): chunks wait here until it asks, and once more than its
-    /// `bound` bytes wait, the writer's thread waits for the reader to take half of them. That thread must be one no
-    /// other load needs: curl's, for a session of the stream's own.
+    /// A stream reads it a chunk at a time instead (``next()``): chunks wait here until it asks. The writer never waits
+    /// for the reader: curl's thread holds the work queue that every `URLSession` of the process shares, so a wait
+    /// there would stall every other load. Once more than the stream's `backlog` waits, the body fails with
+    /// ``backlogExceeded(_:)`` and the transfer stops, so memory stays bounded.
     final class BodyChannel: Sendable {
         private struct State {
             /// Chunks written before the reader came, or, for a stream, not taken yet.
@@ -20,8 +21,6 @@
             var taken = 0
             /// The bytes in ``early`` not taken yet.
             var waiting = 0
-            /// Whether the writer waits for ``room``.
-            var writerWaits = false
             /// The stream waiting for the next chunk.
             var taker: CheckedContinuation<Data?, any Error>?
             /// The reader's body, from when it came until the end.
@@ -35,15 +34,12 @@
         private let state = Mutex(State())
         /// Stops the transfer, on any thread.
         private let stop: @Sendable () -> Void
-        /// For a stream, the bytes that may wait before the writer waits for the reader.
-        private let bound: Int?
-        /// Signalled when a waiting writer may go on.
-        private let room = DispatchSemaphore(value: 0)
+        /// For a stream, the bytes that may wait for the reader before the body fails.
+        private let backlog: Int?
 
-        /// A channel that already holds `early`, which its writer's thread never waits to hand over: the reader
-        /// doesn't exist yet.
-        init(bound: Int? = nil, early: [Data] = [], stop: @escaping @Sendable () -> Void) {
-            self.bound = bound
+        /// A channel that already holds `early`.
+        init(backlog: Int? = nil, early: [Data] = [], stop: @escaping @Sendable () -> Void) {
+            self.backlog = backlog
             self.stop = stop
             state.withLock { state in
                 state.early = early
@@ -51,10 +47,9 @@
             }
         }
 
-        /// Takes the next chunk, on the writer's thread.
+        /// Takes the next chunk, on the writer's thread, which it never makes wait.
         func write(_ data: Data) {
             var failed = false
-            var waits = false
             let (due, settled) = state.withLock { state -> (DueProgress?, (() -> Void)?) in
                 guard state.end == nil else { return (nil, nil) }
                 if let taker = state.taker {
@@ -64,11 +59,13 @@
                 guard state.body != nil else {
                     state.early.append(data)
                     state.waiting += Self.weight(of: data)
-                    if let bound, state.waiting > bound {
-                        state.writerWaits = true
-                        waits = true
-                    }
-                    return (nil, nil)
+                    guard let backlog, state.waiting > backlog else { return (nil, nil) }
+                    // What waits is the reader's to take: only chunks written after the limit are dropped.
+                    state.early.removeLast()
+                    state.waiting -= Self.weight(of: data)
+                    state.end = .failure(Self.backlogExceeded(backlog))
+                    failed = true
+                    return (nil, Self.settle(&state))
                 }
                 do {
                     return (try state.body?.append(Chunk.data(data)), nil)
@@ -81,14 +78,23 @@
             due?.report()
             if failed { stop() }
             settled?()
-            if waits { room.wait() }
+        }
+
+        /// The error of a stream whose reader fell more than `backlog` bytes behind its server.
+        static func backlogExceeded(_ backlog: Int) -> URLError {
+            URLError(
+                .dataLengthExceedsMaximum,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The stream's reader fell more than \(backlog >> 20) MiB behind the server, which URLSession on "
+                        + "Linux can't hold back."
+                ])
         }
 
         /// The next chunk, for a stream, or `nil` after the last; cancelling the calling task stops the transfer.
         func next() async throws -> Data? {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { taker in
-                    var resumes = false
                     let take = state.withLock { state -> () -> Void in
                         if state.taken < state.early.count {
                             let chunk = state.early[state.taken]
@@ -98,10 +104,6 @@
                                 state.taken = 0
                             }
                             state.waiting -= Self.weight(of: chunk)
-                            if state.writerWaits, state.waiting <= (bound ?? 0) / 2 {
-                                state.writerWaits = false
-                                resumes = true
-                            }
                             return { taker.resume(returning: chunk) }
                         }
                         switch state.end {
@@ -112,7 +114,6 @@
                             return {}
                         }
                     }
-                    if resumes { room.signal() }
                     take()
                 }
             } onCancel: {
@@ -120,7 +121,7 @@
             }
         }
 
-        /// What a waiting chunk counts against the bound: its bytes and what keeping it costs, so that a server's
+        /// What a waiting chunk counts against the backlog: its bytes and what keeping it costs, so that a server's
         /// one-byte writes can't queue a million chunks.
         private static func weight(of chunk: Data) -> Int {
             chunk.count + 64
@@ -128,14 +129,10 @@
 
         /// Ends the body: whole when `error` is `nil`.
         func finish(_ error: (any Error)? = nil) {
-            var wakes = false
             let settled = state.withLock { state -> (() -> Void)? in
                 if state.end == nil { state.end = error.map { .failure($0) } ?? .success(()) }
-                wakes = state.writerWaits
-                state.writerWaits = false
                 return Self.settle(&state)
             }
-            if wakes { room.signal() }
             settled?()
         }
 

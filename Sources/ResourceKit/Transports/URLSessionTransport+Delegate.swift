@@ -19,8 +19,6 @@ import Foundation
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Header names, lowercased, that may reach another origin besides the built-in safe ones.
     let extraSafeHeaders: Set<String>
-    /// For a session of one stream's, the bytes of its body that may wait for the reader before curl's thread does.
-    let streamBound: Int?
     /// The trust policy it applies to each connection's challenges, on Apple platforms.
     let trust: CheckedTrust?
     #if !canImport(FoundationNetworking)
@@ -28,9 +26,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let refusals = TrustRefusals()
     #endif
 
-    init(extraSafeHeaders: Set<String>, streamBound: Int? = nil, trust: CheckedTrust? = nil) {
+    init(extraSafeHeaders: Set<String>, trust: CheckedTrust? = nil) {
         self.extraSafeHeaders = extraSafeHeaders
-        self.streamBound = streamBound
         self.trust = trust
     }
 
@@ -65,11 +62,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// Sends `request` through this delegate, and returns the response's head as soon as it arrives.
         ///
         /// It sends again to where a redirect that keeps the body leads; the body comes from `transfer`'s file when it
-        /// has one. The response's body is still arriving.
+        /// has one. The response's body is still arriving; for a stream, at most `backlog` bytes of it wait for the
+        /// reader (``BodyChannel``).
         func send(
             _ request: URLRequest,
             in session: URLSession,
             maxBodySize: Int? = nil,
+            backlog: Int? = nil,
             transfer: Transfer?
         ) async throws -> (
             Response, ResponseBody
@@ -84,6 +83,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     sent: ProgressCounter(.upload, expected: sending, receiver: transfer?.progress),
                     sendsFile: upload != nil)
                 load.maxBodySize = maxBodySize
+                load.backlog = backlog
                 let outcome = try await run(load) { [request] in
                     if let upload {
                         session.uploadTask(with: request, fromFile: upload)
@@ -123,6 +123,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             /// The load's body limit, for refusing at once a response whose `Content-Length` passes it: stopping the
             /// task later has to wait for curl's thread, busy delivering the body, to let go of the session.
             var maxBodySize: Int?
+            /// For a stream, the bytes of its body that may wait for the reader.
+            var backlog: Int?
 
             init(sent: ProgressCounter, sendsFile: Bool) {
                 self.sent = sent
@@ -199,7 +201,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             early: [Data] = []
         ) -> () -> Void {
             // Written under the loads' lock, before anyone can read: `early` must not make curl's thread wait.
-            let channel = BodyChannel(bound: streamBound, early: early) { [tasks] in tasks.async { task.cancel() } }
+            let channel = BodyChannel(backlog: load.backlog, early: early) { [tasks] in tasks.async { task.cancel() } }
             load.channel = channel
             let (continuation, due) = (load.continuation, load.sent.end())
             load.continuation = nil

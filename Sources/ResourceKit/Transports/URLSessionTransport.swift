@@ -150,11 +150,9 @@ public final class URLSessionTransport: Transport {
         try requireSecure(request)
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
-                guard context.streams else {
-                    return try await delegate.send(
-                        request, in: session, maxBodySize: context.maxBodySize, transfer: context.transfer)
-                }
-                return try await stream(request, context: context, delegate: delegate)
+                return try await delegate.send(
+                    request, in: session, maxBodySize: context.streams ? nil : context.maxBodySize,
+                    backlog: context.streams ? Self.streamBacklog : nil, transfer: context.transfer)
             }
         #endif
         return try await sendWhole(request, context: context) { request in
@@ -162,25 +160,9 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    #if canImport(FoundationNetworking)
-        /// Sends a stream's request in a session of its own, whose curl thread waits while the stream's reader is
-        /// behind (``BodyChannel``), so a slow reader holds the server back and no other load waits with it.
-        private func stream(
-            _ request: URLRequest,
-            context: LoadContext,
-            delegate: SessionDelegate
-        ) async throws -> (Response, ResponseBody) {
-            let own = URLSession(
-                configuration: session.configuration,
-                delegate: SessionDelegate(extraSafeHeaders: delegate.extraSafeHeaders, streamBound: 1 << 20),
-                delegateQueue: InlineQueue()
-            )
-            guard let streaming = own.delegate as? SessionDelegate else { throw URLError(.unknown) }
-            // Invalidated once its task ends: `invalidateAndCancel` would wait for the work queue on this thread.
-            defer { own.finishTasksAndInvalidate() }
-            return try await streaming.send(request, in: own, transfer: context.transfer)
-        }
-    #endif
+    /// On Linux, the bytes of a stream's body that may wait for its loop before the stream fails: curl's thread can't
+    /// wait for the loop without stalling every other load of the process (<doc:StreamingResponses>).
+    static let streamBacklog = 8 << 20
 
     /// Sends `request` through the session with a per-task delegate that enforces `limit`.
     private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
