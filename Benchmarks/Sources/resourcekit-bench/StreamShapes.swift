@@ -163,7 +163,7 @@ enum StreamShapes {
         }
         Table.print(header: ["variant", "VmHWM − VmRSS", "spread (min – max)", "target", "result"], rows: rows)
         print(
-            "   the bound: what a transport holds waiting for the loop (URLSession: up to 1 MiB), its own buffers (curl, "
+            "   the bound: what a transport holds in memory for the loop (URLSession: up to 1 MiB, then on disk), its own buffers (curl, "
                 + "NIO), one element, and the framer's buffer")
     }
 

@@ -11,8 +11,9 @@
     ///
     /// A stream reads it a chunk at a time instead (``next()``): chunks wait here until it asks. The writer never waits
     /// for the reader: curl's thread holds the work queue that every `URLSession` of the process shares, so a wait
-    /// there would stall every other load. Once more than the stream's `backlog` waits, the body fails with
-    /// ``backlogExceeded(_:)`` and the transfer stops, so memory stays bounded.
+    /// there would stall every other load. Once more than the stream's `backlog` waits in memory, the chunks that
+    /// follow wait in a ``Spool`` on disk, until the reader has caught up; past the spool's limit the body fails with
+    /// ``backlogExceeded(_:)`` and the transfer stops. Memory stays bounded either way.
     final class BodyChannel: Sendable {
         private struct State {
             /// Chunks written before the reader came, or, for a stream, not taken yet.
@@ -21,6 +22,8 @@
             var taken = 0
             /// The bytes in ``early`` not taken yet.
             var waiting = 0
+            /// For a stream, the chunks that came after ``early`` while it was full, until the reader took them all.
+            var spool: Spool?
             /// The stream waiting for the next chunk.
             var taker: CheckedContinuation<Data?, any Error>?
             /// The reader's body, from when it came until the end.
@@ -34,12 +37,20 @@
         private let state = Mutex(State())
         /// Stops the transfer, on any thread.
         private let stop: @Sendable () -> Void
-        /// For a stream, the bytes that may wait for the reader before the body fails.
+        /// For a stream, the bytes that may wait for the reader in memory before they wait on disk.
         private let backlog: Int?
+        /// For a stream, the most bytes that may wait on disk.
+        private let spoolLimit: Int64
 
         /// A channel that already holds `early`.
-        init(backlog: Int? = nil, early: [Data] = [], stop: @escaping @Sendable () -> Void) {
+        init(
+            backlog: Int? = nil,
+            spoolLimit: Int64 = Spool.limit,
+            early: [Data] = [],
+            stop: @escaping @Sendable () -> Void
+        ) {
             self.backlog = backlog
+            self.spoolLimit = spoolLimit
             self.stop = stop
             state.withLock { state in
                 state.early = early
@@ -56,18 +67,11 @@
                     state.taker = nil
                     return (nil, { taker.resume(returning: data) })
                 }
-                guard state.body != nil else {
-                    state.early.append(data)
-                    state.waiting += Self.weight(of: data)
-                    guard let backlog, state.waiting > backlog else { return (nil, nil) }
-                    // What waits is the reader's to take: only chunks written after the limit are dropped.
-                    state.early.removeLast()
-                    state.waiting -= Self.weight(of: data)
-                    state.end = .failure(Self.backlogExceeded(backlog))
-                    failed = true
-                    return (nil, Self.settle(&state))
-                }
                 do {
+                    guard state.body != nil else {
+                        try keep(data, in: &state)
+                        return (nil, nil)
+                    }
                     return (try state.body?.append(Chunk.data(data)), nil)
                 } catch {
                     state.end = .failure(error)
@@ -80,15 +84,32 @@
             settled?()
         }
 
-        /// The error of a stream whose reader fell more than `backlog` bytes behind its server.
-        static func backlogExceeded(_ backlog: Int) -> URLError {
+        /// Keeps `data` for a reader still to come, or a stream's reader that is behind: after the chunks that wait
+        /// already, in memory while fewer than `backlog` bytes wait there and none on disk, on disk otherwise.
+        private func keep(_ data: Data, in state: inout State) throws {
+            let spooling = (state.spool?.unread ?? 0) > 0
+            guard let backlog, spooling || state.waiting + Self.weight(of: data) > backlog else {
+                state.early.append(data)
+                state.waiting += Self.weight(of: data)
+                return
+            }
+            if state.spool == nil { state.spool = try Spool(limit: spoolLimit) }
+            try state.spool?.append(data)
+        }
+
+        /// The error of a stream whose reader fell more than `backlog` behind its server.
+        static func backlogExceeded(_ backlog: String) -> URLError {
             URLError(
                 .dataLengthExceedsMaximum,
                 userInfo: [
                     NSLocalizedDescriptionKey:
-                        "The stream's reader fell more than \(backlog >> 20) MiB behind the server, which URLSession on "
-                        + "Linux can't hold back."
+                        "The stream's reader fell more than \(backlog) behind the server, which URLSession on Linux "
+                        + "can't hold back."
                 ])
+        }
+
+        deinit {
+            state.withLock { $0.spool?.remove() }
         }
 
         /// The next chunk, for a stream, or `nil` after the last; cancelling the calling task stops the transfer.
@@ -106,6 +127,9 @@
                             state.waiting -= Self.weight(of: chunk)
                             return { taker.resume(returning: chunk) }
                         }
+                        if let piece = state.spool?.next(atMost: 1 << 18), piece.count > 0 {
+                            return { self.take(piece, for: taker) }
+                        }
                         switch state.end {
                         case .success: return { taker.resume(returning: nil) }
                         case .failure(let error): return { taker.resume(throwing: error) }
@@ -118,6 +142,23 @@
                 }
             } onCancel: {
                 cancel(CancellationError())
+            }
+        }
+
+        /// The bytes that wait for a stream's reader in memory, with what keeping each chunk costs.
+        var waitingInMemory: Int { state.withLock { $0.waiting } }
+
+        /// Reads `piece` from the spool on a Dispatch thread and hands it to `taker`.
+        private func take(_ piece: Spool.Piece, for taker: CheckedContinuation<Data?, any Error>) {
+            DispatchQueue.global().async {
+                do {
+                    let chunk = try piece.read()
+                    self.state.withLock { $0.spool?.took(chunk.count) }
+                    taker.resume(returning: chunk)
+                } catch {
+                    self.cancel(error)
+                    taker.resume(throwing: error)
+                }
             }
         }
 

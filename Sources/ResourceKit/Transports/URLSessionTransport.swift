@@ -160,9 +160,9 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// On Linux, the bytes of a stream's body that may wait for its loop before the stream fails: curl's thread can't
-    /// wait for the loop without stalling every other load of the process (<doc:StreamingResponses>).
-    static let streamBacklog = 8 << 20
+    /// On Linux, the bytes of a stream's body that may wait for its loop in memory before they wait on disk: curl's
+    /// thread can't wait for the loop without stalling every other load of the process (<doc:StreamingResponses>).
+    static let streamBacklog = 1 << 20
 
     /// Sends `request` through the session with a per-task delegate that enforces `limit`.
     private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {

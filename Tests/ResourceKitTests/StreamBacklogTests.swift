@@ -1,0 +1,102 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import Synchronization
+    import Testing
+
+    @testable import ResourceKit
+
+    /// What a stream's body holds while its reader is behind a writer that never waits, as curl's thread on Linux: the
+    /// chunks past the memory backlog wait in an unnamed file, and every chunk reaches the reader once, in order.
+    @Suite(.timeLimit(.minutes(1))) struct StreamBacklogTests {
+        /// 4 MiB in chunks of 1 to 8 KiB, each byte its offset's low bits.
+        private static let chunks: [Data] = {
+            var chunks: [Data] = []
+            var offset = 0
+            while offset < 4 << 20 {
+                let count = 1_024 + (offset / 7) % 7_168
+                chunks.append(Data((offset..<offset + count).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+                offset += count
+            }
+            return chunks
+        }()
+
+        /// The chunks in one.
+        private static let whole = chunks.reduce(into: Data()) { $0.append($1) }
+
+        /// Reads `channel` to its end, `pause` after each chunk.
+        private static func readAll(_ channel: BodyChannel, pause: Duration = .zero) async throws -> Data {
+            var read = Data()
+            while let chunk = try await channel.next() {
+                read.append(chunk)
+                if pause > .zero { try await Task.sleep(for: pause) }
+            }
+            return read
+        }
+
+        /// Writes `chunks` into `channel` and ends it on a Dispatch thread, as curl's; returns whether the writer was
+        /// done within 10 s, without a reader: a writer that waited for one would never be.
+        private static func writeWithoutReader(_ chunks: [Data], into channel: BodyChannel) async -> Bool {
+            let written = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                for chunk in chunks { channel.write(chunk) }
+                channel.finish()
+                written.signal()
+            }
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: written.wait(timeout: .now() + 10) == .success)
+                }
+            }
+        }
+
+        @Test func aWriterNeverWaitsForAReaderAndMemoryHoldsOnlyTheBacklog() async throws {
+            let channel = BodyChannel(backlog: 64 << 10) {}
+            let done = await Self.writeWithoutReader(Self.chunks, into: channel)
+            #expect(done, "the writer waited for a reader")
+            guard done else { return channel.cancel(CancellationError()) }
+            #expect(channel.waitingInMemory <= 64 << 10)
+            #expect(try await Self.readAll(channel) == Self.whole)
+        }
+
+        @Test func aSlowReaderGetsEveryChunkInOrderWhileTheWriterGoesOn() async throws {
+            let channel = BodyChannel(backlog: 32 << 10) {}
+            DispatchQueue.global().async {
+                for chunk in Self.chunks { channel.write(chunk) }
+                channel.finish()
+            }
+            let read = try await Self.readAll(channel, pause: .microseconds(50))
+            #expect(read == Self.whole)
+        }
+
+        @Test func aReaderTooFarBehindGetsWhatWaitedThenTheBacklogError() async throws {
+            let stopped = Stopped()
+            let channel = BodyChannel(backlog: 64 << 10, spoolLimit: 1 << 20) { stopped.stop() }
+            #expect(await Self.writeWithoutReader(Self.chunks, into: channel))
+            var read = Data()
+            let error = await #expect(throws: URLError.self) {
+                while let chunk = try await channel.next() { read.append(chunk) }
+            }
+            #expect(error?.code == .dataLengthExceedsMaximum)
+            #expect(read.count > 1 << 20 && read.count <= (1 << 20) + (64 << 10))
+            #expect(read == Self.whole.prefix(read.count))
+            #expect(stopped.count == 1)
+        }
+
+        @Test func theSpoolHasNoNameAnotherProcessCouldOpen() throws {
+            let directory = FileManager.default.temporaryDirectory
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            let channel = BodyChannel(backlog: 1_024) {}
+            for chunk in Self.chunks.prefix(64) { channel.write(chunk) }  // the spool is made at the second
+            let after = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(Set(after).subtracting(before).filter { $0.hasPrefix(".resourcekit-stream-") }.isEmpty)
+            #expect(channel.waitingInMemory <= 1_024)
+        }
+
+        /// Counts the calls of a channel's `stop`.
+        private final class Stopped: Sendable {
+            private let calls = Mutex(0)
+            func stop() { calls.withLock { $0 += 1 } }
+            var count: Int { calls.withLock { $0 } }
+        }
+    }
+#endif
