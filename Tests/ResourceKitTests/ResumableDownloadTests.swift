@@ -553,6 +553,9 @@ import Testing
             #expect(chown(path, plant.owner, plant.owner) == 0 && chmod(path, plant.mode) == 0)
         }
         let plantedInode = try #require(ownership(of: partial)).inode
+        // Held open, the planted file's inode isn't freed, and so not given to a new file, while the load runs.
+        let held = open(partial.path, O_RDONLY)
+        defer { close(held) }
 
         let saved = try await webservice.load(download)
 
