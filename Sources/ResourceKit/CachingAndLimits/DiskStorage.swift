@@ -393,7 +393,7 @@ final class CacheDirectory: Sendable {
     /// to `used`; returns what `read` returned and the file's size.
     ///
     /// - Throws: ``Unavailable`` when the process can't open a file now, ``CacheFile/Corrupt`` when the file can't be
-    ///   opened or isn't a regular file, or what `read` throws.
+    ///   opened or isn't a regular file of the user's, private to them (``SafeFile``), or what `read` throws.
     func read<Result>(_ name: String, usedAt used: Int64, _ read: (Int32, Int) throws -> Result) throws -> (Result, Int)
     {
         let file: Int32
