@@ -49,8 +49,7 @@ extension Transport {
         var request = request
         let upload = context.transfer?.upload
         if let upload {
-            _ = try upload.regularFileSize()
-            request.httpBody = try Data(contentsOf: upload)
+            request.httpBody = try await offCooperativePool { try upload.regularFileContents() }
         }
         let (body, response) = try await data(request)
         guard let http = response as? HTTPURLResponse else { throw WebserviceError(.nonHTTPResponse(body: body)) }

@@ -143,6 +143,90 @@ import Testing
     }
 }
 
+/// What a persistent cache's directory shows a reader: no URL of a request or a response, in any file.
+@Suite struct CacheSecrecyTests {
+    private let folder = CacheFolder()
+
+    @Test func redirectTargetWithATokenIsNotOnDiskAndTheStoredResponseKeepsIt() async throws {
+        defer { folder.delete() }
+        let target = try #require(
+            URL(string: "https://user-of-b:pass-of-b@b.example/hidden-place/file?access_token=SECRET-t0ken-4242"))
+        let server = RedirectingServer(target: target)
+        let request = CacheFolder.request("old")
+        let resource = Resource<Data>(url: try #require(request.url), parse: { $0 })
+        do {
+            let service = Webservice(transport: server, cache: try await folder.cache())
+            #expect(try await service.load(resource) == Data("redirected".utf8))
+        }
+
+        let parts = ["SECRET-t0ken-4242", "access_token", "user-of-b", "pass-of-b", "b.example", "hidden-place"]
+        #expect(try secrets(parts + ["api.example.com", "/old"], foundIn: folder.url) == [])
+        let cache = try await folder.cache()
+        let found = try #require(await cache.lookup(request).found)
+        #expect(found.response.url == target)
+        #expect(found.response.headers["Link"] == server.link)
+        #expect(try await Webservice(transport: server, cache: cache).load(resource) == Data("redirected".utf8))
+        #expect(await server.requests.all.count == 1)
+    }
+}
+
+/// A transport that followed a redirect to `target` for every request: its response has `target`'s URL, a `Link` to
+/// the next page there, and is fresh for an hour.
+private struct RedirectingServer: Transport {
+    let target: URL
+    let requests = Notes<URLRequest>()
+
+    /// The `Link` field of the response: another URL with the token.
+    var link: String { "<\(target.absoluteString)&page=2>; rel=\"next\"" }
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        await requests.append(request)
+        let headers = ["Cache-Control": "max-age=3600", "Link": link, "Content-Location": target.absoluteString]
+        guard let response = HTTPURLResponse(url: target, statusCode: 200, httpVersion: nil, headerFields: headers)
+        else { throw URLError(.badServerResponse) }
+        return (Data("redirected".utf8), response)
+    }
+}
+
+/// A persistent cache's directory that the group or others could write before the cache opened it: anything in it may
+/// have been planted by another user, so nothing in it is used.
+@Suite struct SharedCacheDirectoryTests {
+    private let server = CountingServer()
+    private let folder = CacheFolder()
+
+    /// Who planted the files: another user where the test may give a file away (as root), else the user, with the
+    /// files open to everyone.
+    static let planters: [uid_t] = geteuid() == 0 ? [geteuid(), 65_534] : [geteuid()]
+
+    @Test(arguments: planters)
+    func saltAndEntriesPlantedInADirectoryOthersCouldWriteAreNeverServed(planter: uid_t) async throws {
+        let planted = CacheFolder()
+        defer {
+            folder.delete()
+            planted.delete()
+        }
+        // The planter's own cache, whose salt it knows, holds its answer for `…/a`.
+        _ = try await planted.fill(["a"], server: CountingServer())
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        #expect(chmod(folder.url.path, 0o777) == 0)
+        for name in try files(in: planted.url) {
+            let copy = folder.url.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: planted.url.appendingPathComponent(name), to: copy)
+            #expect(chown(copy.path, planter, planter) == 0 && chmod(copy.path, 0o666) == 0)
+        }
+        let plantedSalt = try Data(contentsOf: folder.salt)
+
+        let service = try await folder.service(server: server)
+
+        #expect(try await service.load(numbered("a")) == "1")
+        #expect(await server.count == 1, "a planted entry answered")
+        #expect(folder.permissions(of: folder.url) == 0o700)
+        #expect(try Data(contentsOf: folder.salt) != plantedSalt)
+        #expect(ownership(of: folder.salt).map { [UInt32($0.owner), UInt32($0.mode)] } == [geteuid(), 0o600])
+        #expect(folder.entryFiles.count == 1)
+    }
+}
+
 /// A process killed while it writes to a persistent cache leaves no entry that the next one serves wrong.
 @Suite struct CacheCrashTests {
     /// The entries the writer stores, over and over.

@@ -195,24 +195,6 @@ import Testing
         #expect(found.response.url.absoluteString == url)
     }
 
-    @Test func redirectedResponseKeepsItsOwnURLAndOnlyItIsWritten() async throws {
-        defer { folder.delete() }
-        let url = "https://a.example/old?access_token=SECRET-t0ken-4242"
-        let target = "https://b.example/new-place"
-        let request = try CacheFolder.request(url: url)
-        do {
-            let cache = try await folder.cache()
-            await cache.record(try CacheFolder.response(url: target), for: request, generation: 0)
-        }
-        let name = try #require(folder.entryFiles.first)
-        let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
-        #expect(bytes.range(of: Data(target.utf8)) != nil)
-        #expect(bytes.range(of: Data("SECRET-t0ken-4242".utf8)) == nil)
-        #expect(bytes.range(of: Data("a.example".utf8)) == nil)
-        let found = try #require(await folder.cache().lookup(request).found)
-        #expect(found.response.url.absoluteString == target)
-    }
-
     @Test func twoDirectoriesNameTheSameKeyDifferently() async throws {
         let other = CacheFolder()
         defer {

@@ -59,7 +59,7 @@ import Testing
         #expect(try files(in: directory) == [".f.partial", ".f.resume"])
         #expect(try Data(contentsOf: directory.appendingPathComponent(".f.partial")) == Data("hello ".utf8))
         let record = ResumeRecord.read(at: directory.appendingPathComponent(".f.resume"))
-        #expect(record == ResumeRecord(url: ResumeRecord.digest(of: url), validator: #""v1""#, total: 11))
+        #expect(record == ResumeRecord(url: url, validator: #""v1""#, total: 11))
         #expect(Resume.found(for: destination, url: url) == Resume(url: url, offset: 6, validator: #""v1""#))
         #expect(Resume.found(for: destination, url: url + "?other") == nil)
     }
@@ -493,6 +493,138 @@ import Testing
         await #expect(throws: WebserviceError.self) { try await Webservice(transport: downloads).load(download) }
 
         #expect(try files(in: directory).isEmpty)
+    }
+}
+
+/// A download's partial file and record in a directory other local users can write: only the user's own, private
+/// files resume, and nothing at their names holds the download.
+@Suite struct PlantedPartialFileTests {
+    private static let text = "hello world"
+    private let url = baseURL.appendingPathComponent("video")
+
+    /// A server that breaks the first body off after `hello `, then answers every request with the whole body, or, to
+    /// a `Range` with the right `If-Range`, with the rest.
+    private static func server() -> Downloads {
+        Downloads { request, number in
+            let count = text.utf8.count
+            if let range = request.value(forHTTPHeaderField: "Range"),
+                request.value(forHTTPHeaderField: "If-Range") == #""v1""#,
+                let start = Int(range.dropFirst("bytes=".count).dropLast())
+            {
+                return Downloads.Answer(
+                    status: 206, headers: ["ETag": #""v1""#, "Content-Range": "bytes \(start)-\(count - 1)/\(count)"],
+                    chunks: [String(text.dropFirst(start))])
+            }
+            return Downloads.Answer(
+                status: 200, headers: ["ETag": #""v1""#, "Content-Length": "\(count)"],
+                chunks: number == 1 ? [String(text.prefix(6))] : [text], breaks: number == 1)
+        }
+    }
+
+    /// Who owns the planted files, and their permission bits: the user's own files open to others, and, where the
+    /// test may give a file away (as root), another user's.
+    static let planted: [PlantedFile] =
+        [PlantedFile(owner: geteuid(), mode: 0o666)]
+        + (geteuid() == 0
+            ? [PlantedFile(owner: 65_534, mode: 0o600), PlantedFile(owner: 65_534, mode: 0o666)] : [])
+
+    /// An owner and permission bits for a planted file.
+    struct PlantedFile: Sendable, CustomTestStringConvertible {
+        var owner: uid_t
+        var mode: mode_t
+
+        var testDescription: String { "uid \(owner), mode \(String(mode, radix: 8))" }
+    }
+
+    @Test(arguments: planted)
+    func partialFileOfAnotherOwnerOrModeIsNeitherResumedNorBecomesTheDestination(_ plant: PlantedFile) async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let downloads = Self.server()
+        let webservice = Webservice(transport: downloads)
+        let download = Resource<URL>(url: url, downloadingTo: destination)
+        await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
+        // As another user would leave them: their bytes in a partial file with a record that fits it.
+        let partial = directory.appendingPathComponent(".f.partial")
+        try Data("EVIL! ".utf8).write(to: partial)
+        for name in [".f.partial", ".f.resume"] {
+            let path = directory.appendingPathComponent(name).path
+            #expect(chown(path, plant.owner, plant.owner) == 0 && chmod(path, plant.mode) == 0)
+        }
+        let plantedInode = try #require(ownership(of: partial)).inode
+        // Held open, the planted file's inode isn't freed, and so not given to a new file, while the load runs.
+        let held = open(partial.path, O_RDONLY)
+        defer { close(held) }
+
+        let saved = try await webservice.load(download)
+
+        #expect(try Data(contentsOf: saved) == Data(Self.text.utf8))
+        #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, nil])
+        let file = try #require(ownership(of: destination))
+        #expect(file.owner == geteuid())
+        #expect(file.mode == 0o600)
+        #expect(file.inode != plantedInode)
+        #expect(try files(in: directory) == ["f"])
+    }
+
+    @Test func recordForgedFromTheURLAloneIsNotResumed() async throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let downloads = Self.server()
+        let webservice = Webservice(transport: downloads)
+        let download = Resource<URL>(url: url, downloadingTo: destination)
+        await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
+        // What anyone who knows the URL can compute, in a file of the user's, private to them.
+        let digest = String(xxh64(Data(url.absoluteString.utf8)), radix: 16)
+        let forged = #"{"url":"\#(digest)","tag":"\#(digest)","validator":"\"v1\"","total":11}"#
+        let record = directory.appendingPathComponent(".f.resume")
+        try Data(forged.utf8).write(to: record)
+        #expect(chmod(record.path, 0o600) == 0)
+
+        _ = try await webservice.load(download)
+
+        #expect(try Data(contentsOf: destination) == Data(Self.text.utf8))
+        #expect(await downloads.requests.all.map { $0.value(forHTTPHeaderField: "Range") } == [nil, nil])
+    }
+
+    @Test func recordTaggedWithAnotherSecretIsNotResumed() {
+        let other = [UInt8](repeating: 7, count: 32)
+        let record = ResumeRecord(url: url.absoluteString, validator: #""v1""#, total: 11, secret: other)
+        #expect(!record.isFor(url.absoluteString))
+        #expect(record.isFor(url.absoluteString, secret: other))
+        #expect(!record.isFor(url.absoluteString + "?other", secret: other))
+        #expect(ResumeRecord(url: url.absoluteString, validator: #""v1""#, total: 11).isFor(url.absoluteString))
+    }
+
+    /// A FIFO at the record's or the partial file's name doesn't hold the download.
+    ///
+    /// Opened without `O_NONBLOCK`, it would hold it, and the cooperative thread it runs on, until something writes to
+    /// it: in a child process, whose watchdog ends such a hang.
+    @Test(arguments: [".f.resume", ".f.partial"])
+    func fifoAtTheNameOfTheRecordOrThePartialFileDoesNotHoldTheDownload(name: String) async throws {
+        guard let child = try await ChildProcess.run(name, { try await Self.download(besideAFIFONamed: name) }) else {
+            return
+        }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        #expect(child.result == "hello world; f", "\(child.output.suffix(2_000))")
+    }
+
+    /// Downloads ``text`` to `f` in a new directory where a FIFO is at `name`; returns the file's text and the
+    /// directory's names.
+    private static func download(besideAFIFONamed name: String) async throws -> String {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard mkfifo(directory.appendingPathComponent(name).path, 0o600) == 0 else { return "mkfifo failed" }
+        let downloads = Downloads { _, _ in
+            Downloads.Answer(status: 200, headers: ["ETag": #""v1""#], chunks: [text])
+        }
+        let download = Resource<URL>(
+            url: baseURL.appendingPathComponent("video"), downloadingTo: directory.appendingPathComponent("f"))
+        let saved = try await Webservice(transport: downloads).load(download)
+        let body = String(decoding: try Data(contentsOf: saved), as: UTF8.self)
+        return "\(body); \(try files(in: directory).joined(separator: ", "))"
     }
 }
 

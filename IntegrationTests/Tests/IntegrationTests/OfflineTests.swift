@@ -69,6 +69,37 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    func aPersistentCacheHoldsNoPartOfARedirectTargetsURLInClear(kind: TransportKind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withServer { base in
+            var target = try #require(URLComponents(url: base / "faults/cacheable", resolvingAgainstBaseURL: false))
+            (target.user, target.password) = ("user-of-b", "pass-of-b")
+            target.queryItems = [
+                URLQueryItem(name: "cache-control", value: "max-age=3600"),
+                URLQueryItem(name: "access_token", value: "SECRET-t0ken-4242"),
+            ]
+            let to = try #require(target.string?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let resource = Resource<Served>(get: base / "faults/redirect?to=\(to)")
+            do {
+                let online = kind.webservice(cache: try ResponseCache(directory: directory, byteLimit: 1_000_000))
+                #expect(try await online.load(resource) == Served(served: 1))
+                #expect(await online.cache?.count == 1)
+            }
+
+            let parts = ["SECRET-t0ken-4242", "access_token", "user-of-b", "pass-of-b", "faults/", "cacheable"]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                let bytes = try Data(contentsOf: directory.appendingPathComponent(name))
+                for part in parts + [base.host ?? "localhost"] {
+                    #expect(bytes.range(of: Data(part.utf8)) == nil && !name.contains(part), "\(part) in \(name)")
+                }
+            }
+            let again = kind.webservice(cache: try ResponseCache(directory: directory, byteLimit: 1_000_000))
+            #expect(try await again.load(resource) == Served(served: 1))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func staleWhileRevalidateAnswersAtOnceAndStoresTheServersNewAnswer(kind: TransportKind) async throws {
         try await withServer { base in
             let clock = Shared(Date())

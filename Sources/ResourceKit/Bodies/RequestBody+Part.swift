@@ -83,8 +83,7 @@ extension RequestBody {
                 }
                 do {
                     // Only a regular file: reading `/dev/zero` or a pipe would never end.
-                    _ = try url.regularFileSize()
-                    return try Data(contentsOf: url)
+                    return try url.regularFileContents()
                 } catch {
                     throw WebserviceError(.encoding(error))
                 }

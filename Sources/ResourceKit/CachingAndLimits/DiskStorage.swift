@@ -13,10 +13,12 @@ import Foundation
 ///
 /// A file's name is the salted SHA-256 of its key's URL and of its whole key (``EntryName``), so a lookup and
 /// `removeAll(url:)` need no reads. The salt is 32 random bytes kept in the directory (``CacheDirectory/saltName``),
-/// made at the first open, and again when the file is missing or invalid (every entry is then dropped: none could be
-/// found again) and by ``removeAll()``: no URL is written, and a guess at a URL or a credential can't be tested
-/// against the names or keys without the salt. A file is written whole under a temporary name and renamed into place, so a crash
-/// leaves a temporary file, which the next open deletes, and never part of an entry. A file's modification time is
+/// made at the first open, and again when the file is missing or invalid, or the directory was open to others' writes
+/// (every entry is then dropped: none could be found again, and any could be planted), and by ``removeAll()``. No URL
+/// is written in clear (a file's head, which may hold the redirect's target, is sealed: ``CacheFile``), and a guess at
+/// a URL or a credential can't be tested against the names or keys without the salt. A file is written whole under a
+/// temporary name and renamed into place, so a crash leaves a temporary file, which the next open deletes, and never
+/// part of an entry. A file's modification time is
 /// its last use: the next open orders the entries by it, so the least recently used go first across launches. A file
 /// that turns out unreadable is deleted and treated as missing.
 ///
@@ -37,16 +39,17 @@ struct DiskStorage: CacheStorage {
     /// uses within one tick of the file system's clock keep their order.
     private var lastUse: Int64 = 0
 
-    /// Opens the cache in `url`, creating the directory if needed: reads its salt, or makes a new one and deletes
-    /// every entry, deletes temporary files a crash left, orders the entries by their last use, and drops the least
-    /// recently used beyond `byteLimit`.
+    /// Opens the cache in `url`, creating the directory if needed: reads its salt, or, when it has none or the group
+    /// or others could write the directory, makes a new one and deletes every entry, deletes temporary files a crash
+    /// left, orders the entries by their last use, and drops the least recently used beyond `byteLimit`.
     ///
     /// - Throws: A `CocoaError` when the directory can't be created or read, its salt can't be written, or another
     ///   cache has it open.
     init(directory url: URL, byteLimit: Int) throws {
         directory = try CacheDirectory(url)
         self.byteLimit = byteLimit
-        let existing = directory.salt()
+        // What a directory others could write holds may be theirs, the salt included: nothing of it is used.
+        let existing = directory.wasShared ? nil : directory.salt()
         salt = try existing ?? directory.replaceSalt()
         var found: [(name: EntryName, size: Int, used: Int64)] = []
         for name in try directory.names() {
@@ -72,14 +75,16 @@ struct DiskStorage: CacheStorage {
     var count: Int { files.count }
 
     mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
-        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return nil }
+        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt),
+            let sealingKey = try? CacheFile.sealingKey(key, salt: salt)
+        else { return nil }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         guard files[name] != nil else { return nil }
         do {
             let (entry, size) = try directory.read(name.fileName, usedAt: nextUse()) { descriptor, size in
                 // A file that grew past the limit since the open is not read into memory.
                 guard size <= byteLimit else { throw CacheFile.Corrupt() }
-                return try CacheFile.read(descriptor, size: size, key: keyBytes, url: key.url)
+                return try CacheFile.read(descriptor, size: size, key: keyBytes, sealingKey: sealingKey, url: key.url)
             }
             files.use(name)
             if let old = files[name], old != size {
@@ -100,7 +105,9 @@ struct DiskStorage: CacheStorage {
         guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         drop(name)
-        guard let head = try? CacheFile.head(of: entry, key: keyBytes, url: key.url) else { return }
+        guard let sealingKey = try? CacheFile.sealingKey(key, salt: salt),
+            let head = try? CacheFile.head(of: entry, key: keyBytes, sealingKey: sealingKey, url: key.url)
+        else { return }
         let size = head.count + entry.response.body.count
         guard size <= byteLimit else { return }
         makeRoom(for: size)
@@ -269,6 +276,9 @@ final class CacheDirectory: Sendable {
     static let saltName = ".resourcekit-salt"
     /// The directory's path, for messages.
     let path: String
+    /// Whether the group or others could write the directory before it was opened: another user may have put any
+    /// file in it, a salt and entries included.
+    let wasShared: Bool
     private let descriptor: Int32
 
     /// Whether `name` is exactly the name of a file being written: the ``temporaryPrefix`` and 16 hexadecimal digits.
@@ -276,12 +286,13 @@ final class CacheDirectory: Sendable {
         name.hasPrefix(temporaryPrefix) && EntryName.number(name.utf8.dropFirst(temporaryPrefix.utf8.count)) != nil
     }
 
-    /// Opens and locks the directory at `url`, creating it, private to the user, if it is missing; an existing one
-    /// must be the effective user's, and is made private to them.
+    /// Opens the directory at `url`, and locks it unless `locking` is `false`, creating it, private to the user, if it
+    /// is missing; an existing one must be the effective user's, and is made private to them (``wasShared`` says
+    /// whether it was open to others' writes).
     ///
     /// - Throws: A `CocoaError` when it isn't a `file:` URL, the directory can't be created or opened, belongs to
     ///   another user, or another cache has it open.
-    init(_ url: URL) throws {
+    init(_ url: URL, locking: Bool = true) throws {
         guard url.isFileURL else { throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSURLErrorKey: url]) }
         path = url.path
         let parent = url.deletingLastPathComponent()
@@ -289,17 +300,18 @@ final class CacheDirectory: Sendable {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw Self.failure(.fileWriteUnknown, "The cache's directory can't be created at \(path)", path: path)
         }
-        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // The one open that isn't `SafeFile`'s: of a directory, whose path may hold a link.
+        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw Self.failure(.fileReadUnknown, "The cache's directory can't be opened at \(path)", path: path)
         }
         do {
-            try Self.makePrivate(descriptor, path: path)
+            wasShared = try Self.makePrivate(descriptor, path: path)
         } catch {
             close(descriptor)
             throw error
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard !locking || flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let failure = Self.failure(
                 .fileLocking, "Another ResponseCache has the directory \(path) open, or it can't be locked", path: path)
             close(descriptor)
@@ -312,8 +324,8 @@ final class CacheDirectory: Sendable {
     }
 
     /// Checks that the directory open as `descriptor` belongs to the effective user, and takes every permission from
-    /// the group and others.
-    private static func makePrivate(_ descriptor: Int32, path: String) throws {
+    /// the group and others; returns whether they could write it.
+    private static func makePrivate(_ descriptor: Int32, path: String) throws -> Bool {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw failure(.fileReadUnknown, "The cache's directory can't be read at \(path)", path: path)
@@ -330,6 +342,7 @@ final class CacheDirectory: Sendable {
         if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o700) != 0 {
             throw failure(.fileWriteNoPermission, "The cache's directory can't be made private at \(path)", path: path)
         }
+        return status.st_mode & 0o022 != 0
     }
 
     /// The names in the directory.
@@ -380,19 +393,20 @@ final class CacheDirectory: Sendable {
     /// to `used`; returns what `read` returned and the file's size.
     ///
     /// - Throws: ``Unavailable`` when the process can't open a file now, ``CacheFile/Corrupt`` when the file can't be
-    ///   opened or isn't a regular file, or what `read` throws.
+    ///   opened or isn't a regular file of the user's, private to them (``SafeFile``), or what `read` throws.
     func read<Result>(_ name: String, usedAt used: Int64, _ read: (Int32, Int) throws -> Result) throws -> (Result, Int)
     {
-        // Without waiting: opening a FIFO put under the name would block until something writes to it.
-        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else {
-            if [EMFILE, ENFILE, ENOMEM, EINTR].contains(errno) { throw Unavailable() }
+        let file: Int32
+        let status: stat
+        do throws(SafeFile.Refusal) {
+            (file, status) = try SafeFile.open(name, in: descriptor, O_RDONLY, owner: .user)
+        } catch .unavailable {
+            throw Unavailable()
+        } catch {
             throw CacheFile.Corrupt()
         }
         defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: status.st_size)
-        else { throw CacheFile.Corrupt() }
+        guard let size = Int(exactly: status.st_size) else { throw CacheFile.Corrupt() }
         let result = try read(file, size)
         Self.setModified(file, to: used)
         return (result, size)
@@ -404,8 +418,8 @@ final class CacheDirectory: Sendable {
     /// - Throws: ``CacheFile/Corrupt`` when the file can't be created, written or renamed.
     func write(_ name: String, _ head: [UInt8], _ body: Data, usedAt used: Int64) throws {
         let temporary = Self.temporaryPrefix + EntryName.hex(UInt64.random(in: .min ... .max))
-        let file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw CacheFile.Corrupt() }
+        guard let file = try? SafeFile.open(temporary, in: descriptor, O_WRONLY | O_CREAT | O_EXCL, owner: .user).0
+        else { throw CacheFile.Corrupt() }
         let written =
             head.withUnsafeBytes { writeAll(file, $0) } && body.withUnsafeBytes { writeAll(file, $0) }
             && Self.setModified(file, to: used)
@@ -415,28 +429,11 @@ final class CacheDirectory: Sendable {
         }
     }
 
-    /// The salt in ``saltName``, or `nil` when that isn't a regular file of exactly ``CacheFile/saltLength`` bytes
-    /// (missing, short, long, a link, or unreadable).
+    /// The salt in ``saltName``, or `nil` when that isn't a regular file of the user's, private to them, of exactly
+    /// ``CacheFile/saltLength`` bytes (missing, short, long, a link, another user's, or unreadable).
     func salt() -> [UInt8]? {
-        // Without waiting and without following a link: a FIFO or a link put under the name is no salt.
-        let file = openat(descriptor, Self.saltName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == CacheFile.saltLength
-        else { return nil }
-        var salt = [UInt8](repeating: 0, count: CacheFile.saltLength + 1)
-        var done = 0
-        while done < salt.count {
-            let result = salt.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { pread(file, $0 + done, buffer.count - done, off_t(done)) } ?? 0
-            }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { break }
-            done += result
-        }
-        // One byte more is asked for: a file that grew since the `fstat` is no salt either.
-        return done == CacheFile.saltLength ? Array(salt.prefix(done)) : nil
+        let salt = try? SafeFile.contents(of: Self.saltName, in: descriptor, owner: .user, limit: CacheFile.saltLength)
+        return salt?.count == CacheFile.saltLength ? salt.map { [UInt8]($0) } : nil
     }
 
     /// Writes a new salt of ``CacheFile/saltLength`` random bytes to ``saltName``, private to the user, under a
@@ -464,8 +461,9 @@ final class CacheDirectory: Sendable {
     /// Empties the file `name`, which couldn't be deleted, so that no later read takes it for an entry: unlike
     /// deleting, this needs write permission on the file, not on the directory.
     func empty(_ name: String) {
-        let file = openat(descriptor, name, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if file >= 0 { close(file) }
+        if let file = try? SafeFile.open(name, in: descriptor, O_WRONLY | O_TRUNC, owner: .anyone) {
+            close(file.descriptor)
+        }
     }
 
     /// Sets the access and modification times of `file` to `nanoseconds` since 1970; `false` when it can't.

@@ -1,36 +1,62 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension URL {
     /// The size of the local regular file this URL names (a symbolic link is followed), for a body read from it.
     ///
     /// A directory, a device or a pipe has no size to announce, and reading one would send less or more than it, or
-    /// wait forever (`/dev/zero`, a FIFO).
+    /// wait forever (`/dev/zero`, a FIFO). The file is opened as every file is (``SafeFile``), without waiting, and
+    /// checked on its descriptor.
     ///
     /// - Throws: `URLError(.unsupportedURL)` for a URL that isn't a `file:` URL, `.fileDoesNotExist` for a file that
     ///   can't be read, `.fileIsDirectory` for a directory, and `.cannotOpenFile` for anything else that isn't a
     ///   regular file.
     func regularFileSize() throws(URLError) -> Int64 {
-        guard isFileURL else {
+        let (descriptor, status) = try openRegularFile()
+        close(descriptor)
+        return Int64(status.st_size)
+    }
+
+    /// The bytes of the local regular file this URL names (a symbolic link is followed), read whole.
+    ///
+    /// - Throws: The errors of ``regularFileSize()``.
+    func regularFileContents() throws(URLError) -> Data {
+        try Self.checked(self) { () throws(SafeFile.Refusal) in
+            try SafeFile.contents(of: path, followingLinks: true, owner: .anyone)
+        }
+    }
+
+    /// The open descriptor and status of the local regular file this URL names; the caller closes it.
+    private func openRegularFile() throws(URLError) -> (descriptor: Int32, status: stat) {
+        try Self.checked(self) { () throws(SafeFile.Refusal) in
+            try SafeFile.open(path, O_RDONLY, followingLinks: true, owner: .anyone)
+        }
+    }
+
+    /// What `work` returns for the file `url`, or the `URLError` its refusal stands for.
+    private static func checked<Result>(_ url: URL, _ work: () throws(SafeFile.Refusal) -> Result) throws(URLError)
+        -> Result
+    {
+        guard url.isFileURL else {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "A file to send needs a file: URL."])
         }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: resolvingSymlinksInPath().path)
-        } catch {
-            throw URLError(
-                .fileDoesNotExist,
-                userInfo: [NSLocalizedDescriptionKey: "The file to send can't be read.", NSUnderlyingErrorKey: error])
-        }
-        switch attributes[.type] as? FileAttributeType {
-        case .typeRegular?:
-            if let size = attributes[.size] as? NSNumber { return size.int64Value }
-            throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "The file to send has no size."])
-        case .typeDirectory?:
+        do throws(SafeFile.Refusal) {
+            return try work()
+        } catch .directory {
             throw URLError(
                 .fileIsDirectory, userInfo: [NSLocalizedDescriptionKey: "A file to send can't be a directory."])
-        default:
+        } catch .notRegular {
             throw URLError(
                 .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "A file to send must be a regular file."])
+        } catch {
+            throw URLError(.fileDoesNotExist, userInfo: [NSLocalizedDescriptionKey: "The file to send can't be read."])
         }
     }
 }

@@ -48,10 +48,16 @@ struct Sending: Sendable {
             encoded == true || request.httpMethod == "HEAD"
             ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
         let arriving: ArrivingBody
+        let ranged = request.value(forHTTPHeaderField: "Range") != nil
+        let (maxBodySize, transfer) = (context.maxBodySize, context.transfer)
         do {
-            arriving = try ArrivingBody(
-                status: head.statusCode, ranged: request.value(forHTTPHeaderField: "Range") != nil,
-                expectedLength: length, maxBodySize: context.maxBodySize, for: context.transfer, head: head)
+            let make: @Sendable () throws -> ArrivingBody = {
+                try ArrivingBody(
+                    status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
+                    for: transfer, head: head)
+            }
+            // A download's file is opened off the cooperative pool: it is in a directory others may write.
+            arriving = try await transfer?.destination == nil ? make() : offCooperativePool(make)
         } catch {
             body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
             throw error

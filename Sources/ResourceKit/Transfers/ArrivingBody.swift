@@ -213,8 +213,8 @@ struct ArrivingBody {
 /// A load that doesn't resume writes a new temporary file of a random name. A `GET` download whose response can be
 /// resumed writes the destination's one partial file instead (``init(resumableFor:)``), beside its ``ResumeRecord``,
 /// under an exclusive lock: a body that breaks off leaves both for the next attempt to resume (``keep()``). Files are
-/// created `0600`, never through a symbolic link. Its owner ends it exactly once, with ``close()``, ``keep()`` or
-/// ``remove()``.
+/// created `0600`, never through a symbolic link, and opened as every file is (``SafeFile``). Its owner ends it exactly
+/// once, with ``close()``, ``keep()`` or ``remove()``.
 struct PartialFile: Sendable {
     private let destination: URL
     private let temporary: URL
@@ -230,30 +230,41 @@ struct PartialFile: Sendable {
         self.destination = destination
         temporary = directory.appendingPathComponent(name)
         record = nil
-        descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
+        guard let created = try? SafeFile.open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, owner: .user) else {
             throw Self.failure(.cannotCreateFile, "The download's file can't be created in \(directory.path)")
         }
+        descriptor = created.descriptor
     }
 
     /// Claims the partial file of `destination` (`.<name>.partial`), creating it if needed, with an exclusive lock
     /// that lasts until the file is ended; `nil` when another load holds it, it has another link (a hard link to
     /// another file), or it can't be opened.
     ///
-    /// The lock is taken without waiting, then checked to be on the file the name still leads to: a load that ended
-    /// meanwhile may have renamed or removed the file it opened.
+    /// Only the user's own file, private to them, is claimed: anything else at the name (another user's file, one
+    /// open to others, a link, a FIFO) is removed and a new file made in its place, or, where the directory doesn't
+    /// let it be removed, the result is `nil`. The lock is taken without waiting, then checked to be on the file the
+    /// name still leads to: a load that ended meanwhile may have renamed or removed the file it opened.
+    ///
+    /// It opens files: call it off the cooperative pool.
     init?(resumableFor destination: URL) {
         guard let directory = try? Self.directory(of: destination) else { return nil }
         let (file, record) = Self.resumableNames(of: destination, in: directory)
-        // Not blocking: a FIFO put at the name must not hold the load; it is refused as no regular file.
-        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
-        var opened = stat()
+        let descriptor: Int32
+        let opened: stat
+        do throws(SafeFile.Refusal) {
+            (descriptor, opened) = try SafeFile.open(file.path, O_WRONLY | O_APPEND | O_CREAT, owner: .user)
+        } catch .notPrivate, .notRegular {
+            guard unlink(file.path) == 0,
+                let made = try? SafeFile.open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL, owner: .user)
+            else { return nil }
+            (descriptor, opened) = made
+        } catch {
+            return nil
+        }
         var named = stat()
         // A file of another link is another file's too: it is never emptied or written.
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &opened) == 0,
-            lstat(file.path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino,
-            opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink == 1
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, lstat(file.path, &named) == 0,
+            opened.st_dev == named.st_dev, opened.st_ino == named.st_ino, opened.st_nlink == 1
         else {
             systemClose(descriptor)
             return nil

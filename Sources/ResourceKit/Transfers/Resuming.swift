@@ -28,7 +28,10 @@ struct Resuming: Middleware {
         else { return try await next(request, context) }
         var context = context
         context.transfer?.resume = Resume(url: url)
-        guard let found = Resume.found(for: destination, url: url) else { return try await next(request, context) }
+        // Off the cooperative pool: the record and the partial file are in a directory others may write.
+        guard let found = try await offCooperativePool({ Resume.found(for: destination, url: url) }) else {
+            return try await next(request, context)
+        }
         var resuming = context
         resuming.transfer?.resume = found
         var ranged = request
@@ -62,25 +65,28 @@ struct Resuming: Middleware {
 /// resumes from, or `0` and `nil` when it starts from zero.
 struct Resume: Sendable, Equatable {
     /// The request's URL, as an absolute string: a partial file resumes only a download of the same URL, which its
-    /// record names by ``ResumeRecord/digest(of:)``.
+    /// record's tag names (``ResumeRecord/isFor(_:)``).
     var url: String
     /// The bytes in the partial file, which the request asks the server to skip.
     var offset: Int64 = 0
     /// The validator the partial file's response had, sent as `If-Range`.
     var validator: String?
 
-    /// The partial file of `destination` that a download of `url` may resume: one that isn't empty and has no other
-    /// link, with a record of the same URL whose total it hasn't reached and whose validator may be sent; a record
-    /// with another validator is not one a download wrote, and the partial file is removed.
+    /// The partial file of `destination` that a download of `url` may resume: one of the user's, private to them
+    /// (``SafeFile/Owner/user``), that isn't empty and has no other link, with a record of the user's for the same URL
+    /// whose total it hasn't reached and whose validator may be sent; a record with another validator is not one a
+    /// download wrote, and the partial file is removed.
+    ///
+    /// It opens files: call it off the cooperative pool.
     static func found(for destination: URL, url: String) -> Resume? {
         let (file, record) = PartialFile.resumableNames(of: destination, in: destination.deletingLastPathComponent())
-        guard let resume = ResumeRecord.read(at: record), resume.url == ResumeRecord.digest(of: url) else { return nil }
+        guard let resume = ResumeRecord.read(at: record), resume.isFor(url) else { return nil }
         guard isSendable(resume.validator) else {
             PartialFile.removeResumable(for: destination)
             return nil
         }
         var status = stat()
-        guard lstat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
+        guard lstat(file.path, &status) == 0, SafeFile.check(status, owner: .user) == nil, status.st_nlink == 1 else {
             return nil
         }
         let size = Int64(status.st_size)
@@ -98,8 +104,12 @@ struct Resume: Sendable, Equatable {
     ///   file, emptied, with a new record. Without them, the partial file is removed, whatever URL it was for.
     /// - A `206` this attempt didn't ask for, or a response that isn't accepted: `nil`; the partial file stays.
     ///
-    /// - Throws: ``ResumeRefused``, after removing the partial file, for a `416` or a `206` that doesn't fit; the
-    ///   `URLError` of a record that can't be written.
+    /// A partial file or record that can't be claimed or written (another user's, in a directory where it can't be
+    /// replaced) leaves the body to a file of a random name, which doesn't resume.
+    ///
+    /// It opens files: call it off the cooperative pool.
+    ///
+    /// - Throws: ``ResumeRefused``, after removing the partial file, for a `416` or a `206` that doesn't fit.
     func file(for head: Response, to destination: URL, accepted: Bool) throws -> (
         file: PartialFile, offset: Int64, total: Int64?
     )? {
@@ -115,8 +125,8 @@ struct Resume: Sendable, Equatable {
                 throw ResumeRefused()
             }
             let record = file.resumeRecord
-            guard file.size == offset, let record, record.url == ResumeRecord.digest(of: url),
-                record.validator == validator, record.total == nil || record.total == total
+            guard file.size == offset, let record, record.isFor(url), record.validator == validator,
+                record.total == nil || record.total == total
             else {
                 file.remove()
                 throw ResumeRefused()
@@ -131,10 +141,10 @@ struct Resume: Sendable, Equatable {
         }
         let total = head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
         do {
-            try file.restart(as: ResumeRecord(url: ResumeRecord.digest(of: url), validator: validator, total: total))
+            try file.restart(as: ResumeRecord(url: url, validator: validator, total: total))
         } catch {
             file.remove()
-            throw error
+            return nil
         }
         return (file, 0, nil)
     }
@@ -173,57 +183,87 @@ struct Resume: Sendable, Equatable {
 /// `Resuming` sends the request again without `Range`; it never reaches the caller.
 struct ResumeRefused: Error {}
 
-/// What a partial file's body is part of, in a record beside it (`.<name>.resume`): a digest of the request's URL,
-/// the response's validator and its whole length, if known.
+/// What a partial file's body is part of, in a record beside it (`.<name>.resume`): the response's validator, its
+/// whole length, if known, and a tag that ties both to the request's URL and to the user.
 ///
-/// The URL itself is never written: it may hold a password or an access token.
+/// The tag is the SHA-256 of the user's secret (``ResumeSecret``), the URL, the validator and the length: the URL
+/// itself is never written (it may hold a password or an access token), a guess at it can't be tested against the
+/// tag without the secret, and no record that another user, or a hand, wrote resumes a download.
 struct ResumeRecord: Codable, Equatable, Sendable {
-    /// The ``digest(of:)`` of the request's URL.
-    var url: String
     /// The response's validator, sent back as `If-Range`.
     var validator: String
     /// The whole length of the response's body, if it announced one.
     var total: Int64?
+    /// The ``tag(url:validator:total:secret:)`` of the request's URL and of the other fields, in hexadecimal.
+    var tag: String
 
-    /// What a record keeps of `url`: its XXH64 in hexadecimal, the same in every process.
-    ///
-    /// 64 bits only tell one download's URL from another's; the validator and `If-Range` make sure the bytes are the
-    /// same file's.
-    static func digest(of url: String) -> String {
-        String(xxh64(Data(url.utf8)), radix: 16)
+    /// The record of a response with `validator` and `total` to a download of `url`, tagged with `secret`.
+    init(url: String, validator: String, total: Int64?, secret: [UInt8] = ResumeSecret.bytes) {
+        self.validator = validator
+        self.total = total
+        tag = Self.tag(url: url, validator: validator, total: total, secret: secret)
+    }
+
+    /// Whether the record is for a download of `url`, and was tagged with `secret`, the user's.
+    func isFor(_ url: String, secret: [UInt8] = ResumeSecret.bytes) -> Bool {
+        tag == Self.tag(url: url, validator: validator, total: total, secret: secret)
+    }
+
+    /// The SHA-256 of `secret`, then `url`, `validator` and `total`, each after its length, in hexadecimal.
+    private static func tag(url: String, validator: String, total: Int64?, secret: [UInt8]) -> String {
+        var bytes = secret
+        for text in [url, validator, total.map(String.init) ?? ""] {
+            bytes += withUnsafeBytes(of: UInt64(text.utf8.count).littleEndian, Array.init) + Array(text.utf8)
+        }
+        return sha256(bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The most bytes a record file may have: a larger one isn't read.
     private static let limit = 16_384
 
-    /// The record at `location`, or `nil` when it is missing, not a regular file, too large or not a record.
+    /// The record at `location`, or `nil` when it is missing, not a regular file of the user's private to them, too
+    /// large or not a record.
     static func read(at location: URL) -> ResumeRecord? {
-        let descriptor = open(location.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard let data = try? file.read(upToCount: limit + 1), data.count <= limit else { return nil }
+        guard let data = try? SafeFile.contents(of: location.path, owner: .user, limit: limit) else { return nil }
         return try? JSONDecoder().decode(ResumeRecord.self, from: data)
     }
 
     /// Writes the record to `location` whole or not at all: to a new file beside it, then renamed into place.
     func write(to location: URL) throws {
         let data = try JSONEncoder().encode(self)
-        let temporary = URL(fileURLWithPath: location.path + ".\(UInt64.random(in: .min ... .max))")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw PartialFile.failure(.cannotWriteToFile, "The download's record can't be written")
-        }
-        do {
-            let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            try file.write(contentsOf: data)
-            try file.close()
-            guard rename(temporary.path, location.path) == 0 else {
-                throw PartialFile.failure(.cannotWriteToFile, "The download's record can't be written")
-            }
-        } catch {
-            unlink(temporary.path)
+        let temporary = location.path + ".\(UInt64.random(in: .min ... .max))"
+        guard let descriptor = try? SafeFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL, owner: .user).descriptor
+        else { throw PartialFile.failure(.cannotWriteToFile, "The download's record can't be written") }
+        let written = data.withUnsafeBytes { writeAll(descriptor, $0) }
+        guard close(descriptor) == 0, written, rename(temporary, location.path) == 0 else {
+            let error = PartialFile.failure(.cannotWriteToFile, "The download's record can't be written")
+            unlink(temporary)
             throw error
         }
+    }
+}
+
+/// The user's secret that tags a download's ``ResumeRecord``: 32 random bytes in a directory of its own in the user's
+/// caches directory (`resourcekit-downloads/.resourcekit-salt`), private to them, read once a process, made when it is
+/// missing or invalid, as a persistent cache's salt is (``CacheDirectory``).
+///
+/// Where that directory can't be used, the secret is the process's own: records then resume only within the process.
+enum ResumeSecret {
+    /// The secret.
+    static let bytes: [UInt8] = {
+        if let url = directory, let directory = try? CacheDirectory(url, locking: false),
+            let secret = (directory.wasShared ? nil : directory.salt()) ?? (try? directory.replaceSalt())
+        {
+            return secret
+        }
+        var generator = SystemRandomNumberGenerator()
+        return (0..<CacheFile.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }()
+
+    /// The directory that keeps it.
+    static var directory: URL? {
+        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("resourcekit-downloads", isDirectory: true)
     }
 }
 

@@ -392,24 +392,32 @@
         }
 
         final class Iterator: AsyncIteratorProtocol {
-            private let descriptor: Int32
+            private let url: URL
+            /// The file, opened at the first chunk, off the cooperative pool, as every file is (`SafeFile`).
+            private var descriptor: Int32?
             private let eventLoops: [any EventLoop]
             private var counter: ProgressCounter
             private var chunks = 0
             private let allocator = ByteBufferAllocator()
 
             init(url: URL, eventLoops: [any EventLoop], counter: ProgressCounter) {
+                self.url = url
                 self.eventLoops = eventLoops
                 self.counter = counter
-                descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             }
 
             deinit {
-                if descriptor >= 0 { close(descriptor) }
+                if let descriptor { close(descriptor) }
             }
 
             func next() async throws -> ByteBuffer? {
-                guard descriptor >= 0 else {
+                if descriptor == nil {
+                    let path = url.path
+                    descriptor = try? await offCooperativePool {
+                        try SafeFile.open(path, O_RDONLY, followingLinks: true, owner: .anyone).descriptor
+                    }
+                }
+                guard let descriptor else {
                     throw URLError(
                         .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "The file body can't be read."])
                 }

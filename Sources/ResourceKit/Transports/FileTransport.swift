@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -37,12 +36,7 @@ public struct FileTransport: Transport {
             throw URLError(
                 .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason, NSURLErrorFailingURLErrorKey: url])
         }
-        if let maxBodySize, let file = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
-            file.isRegularFile == true, let size = file.fileSize, size > maxBodySize
-        {
-            throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
-        }
-        let data = try await Self.contents(of: url)
+        let data = try await offCooperativePool { try Self.contents(of: url, maxBodySize: maxBodySize) }
         var headers = ["Content-Length": String(data.count)]
         headers["Content-Type"] = Self.contentTypes[url.pathExtension.lowercased()]
         guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
@@ -52,12 +46,24 @@ public struct FileTransport: Transport {
         return (data, response)
     }
 
-    /// Reads the file at `url` on a global Dispatch queue.
-    private static func contents(of url: URL) async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Data(contentsOf: url) })
-            }
+    /// Reads the regular file at `url` (a symbolic link is followed), as every file is opened (`SafeFile`): a FIFO or
+    /// a device fails at once rather than block.
+    ///
+    /// - Throws: ``WebserviceError/Reason/bodyTooLarge(limit:)`` for a file over `maxBodySize`, or a `CocoaError`.
+    private static func contents(of url: URL, maxBodySize: Int?) throws -> Data {
+        do throws(SafeFile.Refusal) {
+            return try SafeFile.contents(of: url.path, followingLinks: true, owner: .anyone, limit: maxBodySize ?? .max)
+        } catch .tooLarge {
+            throw WebserviceError(.bodyTooLarge(limit: maxBodySize ?? .max))
+        } catch {
+            let (code, reason): (CocoaError.Code, String) =
+                switch error {
+                case .missing: (.fileReadNoSuchFile, "There is no file at \(url.path).")
+                case .directory: (.fileReadUnknown, "\(url.path) is a directory, not a file.")
+                case .notRegular: (.fileReadUnknown, "\(url.path) is not a regular file.")
+                default: (.fileReadUnknown, "The file at \(url.path) can't be read.")
+                }
+            throw CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: reason])
         }
     }
 
