@@ -110,6 +110,19 @@ struct StreamFramingTests {
         #expect(try requireCase(\.bodyTooLarge, of: error) == 16)
     }
 
+    @Test func anEventsFieldsAndTheLineStillArrivingCountTogetherAgainstTheLimit() async throws {
+        // 11 bytes of data held, then a field line of 10: the framer would hold 21 bytes for an element of 16.
+        var request = Resource<Data>(url: Self.url)
+        request.maxBodySize = 16
+        let limited = StreamingResource(request, serverSentEvents: { $0 })
+        for size in [1, 5, 64] {
+            let error = try await #require(throws: WebserviceError.self) {
+                try await Self.elements(of: "data: 0123456789\ndata: 89ab\n\n", in: size, limited)
+            }
+            #expect(try requireCase(\.bodyTooLarge, of: error) == 16)
+        }
+    }
+
     // MARK: - JSON Lines
 
     @Test func jsonLinesSkipBlankLinesAndTakeALastLineWithoutItsEnd() async throws {

@@ -106,7 +106,8 @@ struct Framer {
     /// The next whole line, without its line end; `nil` when none is complete yet.
     ///
     /// With `.lf`, a line ends at LF and a CR before it is dropped; with `.any`, at CR, LF or CRLF. With
-    /// `blankAsEmpty`, a line of only spaces, tabs and CRs comes back empty.
+    /// `blankAsEmpty`, a line of only spaces, tabs and CRs comes back empty. The line counts towards the limit with the
+    /// fields of the event it may add to.
     private mutating func line(endingWith end: LineEnd, blankAsEmpty: Bool = false) throws -> Data? {
         if end == .any, afterCR, start < buffer.count {
             afterCR = false
@@ -114,13 +115,13 @@ struct Framer {
         }
         guard let index = terminator(from: start + searched, crToo: end == .any) else {
             searched = buffer.count - start
-            try checkLimit(searched)
+            try checkLimit(searched + eventBytes)
             return nil
         }
         let byte = buffer[index]
         var last = index
         if end == .lf, last > start, buffer[last - 1] == 0x0D { last -= 1 }
-        try checkLimit(last - start)
+        try checkLimit(last - start + eventBytes)
         let line = blankAsEmpty && isBlank(start..<last) ? Data() : bytes(start..<last)
         consume(upTo: index + 1)
         if byte == 0x0D {
@@ -212,6 +213,11 @@ struct Framer {
         var lastEventID = ""
     }
 
+    /// The bytes of the event being built's data and type.
+    private var eventBytes: Int {
+        event.data.count + event.type.count
+    }
+
     /// The reconnection time the stream's last valid `retry` field set, in milliseconds (events).
     private(set) var retry: Int?
     /// The ID of the last event the stream ended (its blank line), for `Last-Event-ID` on a reconnection (events): an
@@ -232,8 +238,8 @@ struct Framer {
                 if let event = dispatch() { return .event(event) }
                 continue
             }
+            // `line` counted it with the event's fields so far, to which it adds no more than its own bytes.
             process(line)
-            try checkLimit(event.data.count + event.type.count)
         }
         return nil
     }
