@@ -159,6 +159,14 @@ struct StreamFramingTests {
         #expect(throws: WebserviceError.self) { try records.parse(Data("\u{1E}{\"n\":12345}\n\u{1E}{\"n\":1}\n".utf8)) }
     }
 
+    @Test func aLineOfTheLimitEndedByCRLFIsWithinItWhereverTheChunksAreCut() async throws {
+        var request = Resource<Data>(url: Self.url)
+        request.maxBodySize = 8
+        let lines = StreamingResource<Line>(request, jsonLines: JSONDecoder())
+        // `{"n":12}` has 8 bytes: the CR of its CRLF, alone at the end of a chunk (of 1 or 3 bytes), is no part of it.
+        try await Self.expectSameElements("{\"n\":12}\r\n{\"n\":3}\r\n", lines, [Line(n: 12), Line(n: 3)])
+    }
+
     // MARK: - JSON text sequences (RFC 7464)
 
     @Test func recordsStartWithTheSeparatorAndEndWithALineFeed() async throws {

@@ -90,7 +90,9 @@ struct Framer {
         switch kind {
         case .lines:
             if let unit = try next() { return unit }
-            let rest = isBlank(start..<buffer.count) ? nil : bytes(start..<buffer.count)
+            // A CR at the very end is a line end cut short: dropped, as before an LF.
+            let last = buffer.last == 0x0D ? buffer.count - 1 : buffer.count
+            let rest = isBlank(start..<buffer.count) ? nil : bytes(start..<last)
             consume(upTo: buffer.count)
             return rest.map { .bytes($0) }
         case .records: return try record(atEnd: true)
@@ -115,7 +117,8 @@ struct Framer {
         }
         guard let index = terminator(from: start + searched, crToo: end == .any) else {
             searched = buffer.count - start
-            try checkLimit(searched + eventBytes)
+            // A CR last may be the first half of a CRLF, no part of the line.
+            try checkLimit(searched - (end == .lf && buffer.last == 0x0D ? 1 : 0) + eventBytes)
             return nil
         }
         let byte = buffer[index]
