@@ -302,6 +302,16 @@ struct Framer {
         }
     }
 
+    /// The bytes held for the element still arriving: at most the limit plus ``heldSlack`` once ``next()`` returned
+    /// `nil`; the fuzz target `stream-framing` checks it.
+    var heldBytes: Int {
+        buffer.count - start + eventBytes
+    }
+
+    /// How many bytes past the limit a framer may hold: a CR that may come before an LF, a record separator, the first
+    /// bytes of events before the byte order mark is checked.
+    static let heldSlack = 3
+
     /// Throws when an element still being gathered has `count` bytes, past the limit.
     private func checkLimit(_ count: Int) throws {
         if count > limit { throw WebserviceError(.bodyTooLarge(limit: limit)) }
