@@ -18,10 +18,14 @@ swift test 2>&1 | tee "$log"
 unit=$(count)
 [ -n "$unit" ] || { echo "swift test reported no passing test run"; exit 1; }
 
-# The TLS integration tests make their test CA and certificates with the openssl CLI.
-if ! command -v openssl > /dev/null; then
-    echo "== Installing openssl (apt-get install -y openssl), which the TLS integration tests need"
-    apt-get install -y openssl || { apt-get update && apt-get install -y openssl; }
+# The TLS integration tests make their test CA and certificates with the openssl CLI, and check what stock nginx
+# answers a client certificate it refuses (Debian installs it in /usr/sbin, which a user's PATH may lack).
+missing=()
+command -v openssl > /dev/null || missing+=(openssl)
+[ -x /usr/sbin/nginx ] || command -v nginx > /dev/null || missing+=(nginx)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "== Installing ${missing[*]} (apt-get install -y), which the TLS integration tests need"
+    apt-get install -y "${missing[@]}" || { apt-get update && apt-get install -y "${missing[@]}"; }
 fi
 
 echo "== Integration tests, each with URLSession and with AsyncHTTPClient (swift test --package-path IntegrationTests)"

@@ -110,6 +110,19 @@ struct StreamFramingTests {
         #expect(try requireCase(\.bodyTooLarge, of: error) == 16)
     }
 
+    @Test func anEventsFieldsAndTheLineStillArrivingCountTogetherAgainstTheLimit() async throws {
+        // 11 bytes of data held, then a field line of 10: the framer would hold 21 bytes for an element of 16.
+        var request = Resource<Data>(url: Self.url)
+        request.maxBodySize = 16
+        let limited = StreamingResource(request, serverSentEvents: { $0 })
+        for size in [1, 5, 64] {
+            let error = try await #require(throws: WebserviceError.self) {
+                try await Self.elements(of: "data: 0123456789\ndata: 89ab\n\n", in: size, limited)
+            }
+            #expect(try requireCase(\.bodyTooLarge, of: error) == 16)
+        }
+    }
+
     // MARK: - JSON Lines
 
     @Test func jsonLinesSkipBlankLinesAndTakeALastLineWithoutItsEnd() async throws {
@@ -144,6 +157,14 @@ struct StreamFramingTests {
         #expect(throws: WebserviceError.self) { try lines.parse(Data("{\"n\":12345}\n{\"n\":1}\n".utf8)) }
         let records = StreamingResource<Line>(request, jsonTextSequence: JSONDecoder())
         #expect(throws: WebserviceError.self) { try records.parse(Data("\u{1E}{\"n\":12345}\n\u{1E}{\"n\":1}\n".utf8)) }
+    }
+
+    @Test func aLineOfTheLimitEndedByCRLFIsWithinItWhereverTheChunksAreCut() async throws {
+        var request = Resource<Data>(url: Self.url)
+        request.maxBodySize = 8
+        let lines = StreamingResource<Line>(request, jsonLines: JSONDecoder())
+        // `{"n":12}` has 8 bytes: the CR of its CRLF, alone at the end of a chunk (of 1 or 3 bytes), is no part of it.
+        try await Self.expectSameElements("{\"n\":12}\r\n{\"n\":3}\r\n", lines, [Line(n: 12), Line(n: 3)])
     }
 
     // MARK: - JSON text sequences (RFC 7464)

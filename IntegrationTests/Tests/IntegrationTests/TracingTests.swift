@@ -1,9 +1,10 @@
 import EpisodesService
 import Foundation
-import ResourceKit
 import Testing
 import Tracing
 import W3CTracing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -140,6 +141,32 @@ import W3CTracing
             #expect(span.attribute("error.type") == "timeout")
             #expect(span.status?.code == .error)
         }
+    }
+
+    /// A span is named from the load's deadline, whichever error ended its request.
+    ///
+    /// A request cut off by the deadline may end with `CancellationError`, or first with the transport's own `URLError`
+    /// (a `URLSession` task's timeout, or its cancellation). The layers are called directly, with a deadline that
+    /// passed, as no load can order that race.
+    @Test(
+        arguments: [
+            CancellationError(), WebserviceError(.transport(URLError(.cancelled))),
+            WebserviceError(.transport(URLError(.timedOut))),
+        ] as [any Error])
+    func requestPastTheLoadsDeadlineEndsItsSpanAsATimeoutWhicheverErrorEndedIt(error: any Error) async throws {
+        let tracer = W3CTracer()
+        var context = LoadContext()
+        context.deadline = Uptime.now()
+        let request = URLRequest(url: URL(string: "https://api.example.com/stalled")!)
+        await #expect(throws: (any Error).self) {
+            try await DistributedTracing(tracer: tracer).intercept(request, context: context) { request, context in
+                try await ClientSpan().intercept(request, context: context) { _, _ in throw error }
+            }
+        }
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.attribute("error.type") == "timeout")
+        #expect(span.status?.code == .error)
+        #expect(span.errors.isEmpty, "a timeout is no error of the request's")
     }
 
     @Test(arguments: TransportKind.allCases)

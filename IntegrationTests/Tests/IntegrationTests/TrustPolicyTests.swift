@@ -137,6 +137,54 @@ import Testing
         }
     }
 
+    /// What Transports.md › Trust says of stock nginx, checked against it.
+    ///
+    /// With `ssl_verify_client on`, nginx checks a client certificate after the handshake: it answers a missing or
+    /// foreign one with its own 400 page, not a TLS failure; `error_page` turns its codes for them (496, 495) into an
+    /// app's 401 and 403.
+    @Test(arguments: TransportKind.allCases)
+    func stockNginxAnswersAMissingOrForeignClientCertificateWithA400(kind: TransportKind) async throws {
+        let certificates = try TestCertificates.shared.get()
+        let verifying = """
+            ssl_certificate \(certificates.valid);
+            ssl_certificate_key \(certificates.key);
+            ssl_client_certificate \(certificates.clientAuthority);
+            ssl_verify_client on;
+            location = /counted { return 200 "counted"; }
+            """
+        let mapped = """
+            \(verifying)
+            error_page 496 =401 /no-client-certificate;
+            error_page 495 =403 /client-certificate-refused;
+            location = /no-client-certificate { internal; return 401 "client certificate required"; }
+            location = /client-certificate-refused { internal; return 403 "client certificate refused"; }
+            """
+        try await withNginxOverTLS([verifying, mapped]) { servers in
+            for base in servers {
+                try await kind.withWebservice(trust: Self.presenting(certificates.clientIdentity)) { webservice in
+                    try await Self.expectLoads(webservice, from: base)
+                }
+            }
+            let refused = [
+                (TrustPolicy(additionalRoots: [try Self.authority()]), "No required SSL certificate was sent", 401),
+                (try Self.presenting(certificates.strangerIdentity), "The SSL certificate error", 403),
+            ]
+            for (policy, page, mappedStatus) in refused {
+                try await kind.withWebservice(trust: policy) { webservice in
+                    let error = try await #require(throws: WebserviceError.self) {
+                        try await webservice.load(bytes(servers[0] / "counted"))
+                    }
+                    #expect(error.statusCode == 400, "\(error)")
+                    #expect(error.body?.contains(bytesOf: "<title>400 \(page)</title>") == true)
+                    let mappedError = try await #require(throws: WebserviceError.self) {
+                        try await webservice.load(bytes(servers[1] / "counted"))
+                    }
+                    #expect(mappedError.statusCode == mappedStatus, "\(mappedError)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func malformedPinIsATypedErrorWhenTheTransportIsMade(kind: TransportKind) throws {
         #expect(throws: TrustPolicyError(.malformedPin(index: 1))) {

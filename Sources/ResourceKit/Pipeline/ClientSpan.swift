@@ -28,11 +28,15 @@
                 return response
             } catch {
                 let statusCode = (error as? WebserviceError)?.statusCode
+                // Named from the load's deadline, not from the error that ended the request: once it passed, the
+                // request may end with `CancellationError` or first with the transport's own `URLError`.
+                let timedOut = statusCode == nil && context.timeRemaining.map { $0 <= 0 } == true
                 span.attributes["http.response.status_code"] = statusCode
-                span.attributes["error.type"] = statusCode.map { String($0) } ?? Self.errorType(error, context: context)
+                span.attributes["error.type"] =
+                    statusCode.map { String($0) } ?? (timedOut ? "timeout" : Self.errorType(error))
                 span.setStatus(SpanStatus(code: .error))
                 // The pipeline's errors are redacted already: no description, reflection or dump shows a credential.
-                if !(error is CancellationError) { span.recordError(error) }
+                if !timedOut, !(error is CancellationError) { span.recordError(error) }
                 throw error
             }
         }
@@ -72,10 +76,9 @@
             }
         }
 
-        /// A name for what went wrong, with few values: `timeout` when the resource's timeout cancelled the request,
-        /// else the type of the transport's error, such as `URLError`, or of the error itself.
-        private static func errorType(_ error: any Error, context: LoadContext) -> String {
-            if error is CancellationError, let left = context.timeRemaining, left <= 0 { return "timeout" }
+        /// A name for what went wrong, with few values, when the load's deadline hadn't passed: the type of the
+        /// transport's error, such as `URLError`, or of the error itself.
+        private static func errorType(_ error: any Error) -> String {
             let cause = (error as? WebserviceError)?.underlyingError ?? error
             return String(describing: type(of: cause))
         }
