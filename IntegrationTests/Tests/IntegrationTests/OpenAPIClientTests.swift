@@ -1,5 +1,6 @@
 import EpisodesService
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 import ResourceKit
 import ResourceKitOpenAPI
@@ -154,6 +155,19 @@ import Testing
             } catch let error as ClientError {
                 #expect(error.underlyingError is WebserviceError)
             }
+        }
+    }
+
+    /// A path that starts with `//` (an empty path parameter first) reaches the server under the server URL's path,
+    /// as it is: read as a URL, `//users` would be a host.
+    @Test(arguments: TransportKind.allCases)
+    func aPathThatStartsWithTwoSlashesReachesTheServerUnderTheBasePath(kind: TransportKind) async throws {
+        try await withRawServer(answering: "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n") { base, received in
+            let request = HTTPRequest(method: .delete, scheme: nil, authority: nil, path: "//users/42%2F7?q=a%20b")
+            let (response, _) = try await kind.webservice().send(
+                request, body: nil, baseURL: base.appendingPathComponent("api"), operationID: "deleteUser")
+            #expect(response.status == .noContent)
+            #expect(received() == ["DELETE /api//users/42%2F7?q=a%20b HTTP/1.1"])
         }
     }
 
