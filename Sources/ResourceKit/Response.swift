@@ -119,13 +119,29 @@ public struct Response: Sendable {
         }
     }
 
-    /// The header fields in the order they arrived, repeated names apart; those of an `HTTPURLResponse` in its
-    /// dictionary's order.
+    /// The header fields in the order they arrived, repeated names apart.
+    ///
+    /// An `HTTPURLResponse` keeps one value per name, in no order: its fields are listed by name, and its
+    /// `Set-Cookie` value, which it joined with commas, is split again into one field per cookie
+    /// (``HTTPSyntax/cookies(joinedIn:)``).
     var orderedFields: [Field] {
         switch fields {
-        case .native(let response): response.headerFields.map { Field(name: $0.key, value: $0.value) }
+        case .native(let response):
+            response.headerFields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.flatMap {
+                name, value in
+                sameHeaderName(name, "Set-Cookie")
+                    ? HTTPSyntax.cookies(joinedIn: value).map { Field(name: name, value: $0) }
+                    : [Field(name: name, value: value)]
+            }
         case .list(let list): list
         }
+    }
+
+    /// Changes the header fields as ``orderedFields`` lists them, repeats apart.
+    mutating func updateFields(_ change: (inout [Field]) -> Void) {
+        var list = orderedFields
+        change(&list)
+        fields = .list(list)
     }
 
     /// The response as an `HTTPURLResponse`, for a parse that reads one: the transport's own when it made one.

@@ -123,4 +123,32 @@ private func listed(_ statusCode: Int) -> Response {
             return (head, ResponseBody(revalidates ? Data() : Data("ok".utf8)))
         }
     }
+
+    /// `HTTPURLResponse` joins repeated fields with commas, `Set-Cookie` too: the fields one by one split its value
+    /// again, one field per cookie, not at the comma of an `Expires` date; they are listed by name, in every run.
+    @Test func theCookiesAnHTTPURLResponseJoinedAreFieldsOfTheirOwnAgain() throws {
+        let cookies = "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/, b=2; HttpOnly,c=3"
+        let native = Response(
+            try httpResponse(200, headers: ["Set-Cookie": cookies, "X-Order": "first, second", "Age": "1"]),
+            body: Data())
+        let fields = native.orderedFields.map { "\($0.name): \($0.value)" }
+        #expect(
+            fields == [
+                "Age: 1", "Set-Cookie: a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/", "Set-Cookie: b=2; HttpOnly",
+                "Set-Cookie: c=3", "X-Order: first, second",
+            ])
+        #expect(native.value(forHTTPHeaderField: "set-cookie") == cookies)
+    }
+
+    @Test(arguments: [
+        ("", [""]), ("a=1", ["a=1"]), ("a=1, b=2", ["a=1", "b=2"]),
+        (
+            "a=1; Expires=Thursday, 01-Jan-70 00:00:00 GMT, b=2",
+            ["a=1; Expires=Thursday, 01-Jan-70 00:00:00 GMT", "b=2"]
+        ),
+        ("a=x,y, b = 2 ,c", ["a=x,y", "b = 2 ,c"]), ("a=1,\u{301}b=2", ["a=1,\u{301}b=2"]),
+    ])
+    func aJoinedSetCookieValueSplitsOnlyWhereACookieBegins(joined: String, cookies: [String]) {
+        #expect(HTTPSyntax.cookies(joinedIn: joined) == cookies)
+    }
 }

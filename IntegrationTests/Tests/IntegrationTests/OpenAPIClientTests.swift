@@ -171,6 +171,30 @@ import Testing
         }
     }
 
+    /// Fields the server repeats, interleaved, arrive as each transport promises (Transports.md, Header fields):
+    /// AsyncHTTPClient hands over each field in order; `URLSession` one value per name, so the fields come by name,
+    /// a repeated one joined by commas in order, and each `Set-Cookie` apart again, its date's comma kept.
+    @Test(arguments: TransportKind.allCases)
+    func repeatedResponseFieldsArriveAsTheTransportPromises(kind: TransportKind) async throws {
+        try await withServer { base in
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/faults/repeated-fields")
+            let (response, _) = try await kind.webservice().send(
+                request, body: nil, baseURL: base, operationID: "repeatedFields")
+            let names = Set(repeatedFields.map { HTTPField.Name($0.0) })
+            let fields = response.headerFields.filter { names.contains($0.name) }.map { "\($0.name): \($0.value)" }
+            let (order, cookies) = (
+                repeatedFields.filter { $0.0 == "X-Order" }, repeatedFields.filter { $0.0 != "X-Order" }
+            )
+            switch kind {
+            case .asyncHTTPClient:
+                #expect(fields == repeatedFields.map { "\($0.0): \($0.1)" })
+            case .urlSession:
+                let joined = "X-Order: " + order.map(\.1).joined(separator: ", ")
+                #expect(fields == cookies.map { "Set-Cookie: \($0.1)" } + [joined])
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aTransportFailureIsAWebserviceErrorWithoutTheCredential(kind: TransportKind) async throws {
         let secret = "s3cr3t-token-value"

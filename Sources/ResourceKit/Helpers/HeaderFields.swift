@@ -55,7 +55,7 @@ private func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bo
 }
 
 /// Whether `byte` may appear in a header name: RFC 9110's `tchar`.
-private func isTokenByte(_ byte: UInt8) -> Bool {
+func isTokenByte(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"):
