@@ -80,4 +80,45 @@ import Testing
                 child.output.contains("Transfer completed, but there's no response"), "\(child.output.suffix(2_000))")
         }
     }
+
+    /// A head no HTTP parser reads, or one over what the transport reads at all, is `.badServerResponse` with both
+    /// transports, and ``RetryPolicy`` doesn't send the request again: the answer would be the same every time.
+    @Test(arguments: TransportKind.allCases, MalformedHead.allCases)
+    func aMalformedOrOversizedHeadIsABadServerResponseAndNotRetried(kind: TransportKind, head: MalformedHead)
+        async throws
+    {
+        try await withRawServer(answering: head.response) { base, received in
+            let webservice = kind.webservice(middleware: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
+            let error = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(bytes(base / "malformed"))
+            }
+            #expect(error.urlError?.code == .badServerResponse, "\(error)")
+            #expect(error.attempts == 1)
+            #expect(received().count == 1)
+        }
+    }
+}
+
+/// Response heads that aren't HTTP, or are too large for any client to read.
+enum MalformedHead: String, CaseIterable, CustomTestStringConvertible {
+    case statusCodeNotANumber
+    case fieldWithoutAColon
+    case nulInAFieldValue
+    case notHTTPAtAll
+    /// 66 000 fields, about 1 MB: over curl's 300 KB and AsyncHTTPClient's 80 KB.
+    case tooManyFields
+
+    var testDescription: String { rawValue }
+
+    var response: String {
+        switch self {
+        case .statusCodeNotANumber: "HTTP/1.1 2x0 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+        case .fieldWithoutAColon: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nNo colon here\r\n\r\n{}"
+        case .nulInAFieldValue: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Nul: a\u{0}b\r\n\r\n{}"
+        case .notHTTPAtAll: "SSH-2.0-OpenSSH_9.2\r\n\r\n"
+        case .tooManyFields:
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+                + (0..<66_000).map { "X-Field-\($0): v\r\n" }.joined() + "\r\n{}"
+        }
+    }
 }
