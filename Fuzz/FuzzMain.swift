@@ -20,6 +20,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "content-range": fuzzContentRange,
     "cache-file": fuzzCacheFile,
     "certificate": fuzzCertificate,
+    "set-cookie": fuzzSetCookie,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

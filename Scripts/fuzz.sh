@@ -18,6 +18,7 @@
 #   content-range      Content-Range parsing for resumed downloads (ContentRange)
 #   cache-file         a persistent cache's entry file read back (CacheFile.read), its metadata behind a valid head
 #   certificate        a server certificate's public key for pinning, and a trust policy's roots and pins (TrustPolicy)
+#   set-cookie         a Set-Cookie value URLSession joined, split into its cookies again (HTTPSyntax.cookies)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
@@ -42,7 +43,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list
-    link-header multipart curl-command content-range cache-file certificate)
+    link-header multipart curl-command content-range cache-file certificate set-cookie)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
@@ -91,6 +92,7 @@ large_seed() {
     redaction) printf 'secret-value\n'; repeat 'http://u:p@h/?token=t&a=b Bearer x "password": "y" ://@ ' 700 ;;
     property-list) printf '\2<plist><array>'; repeat '<integer>1</integer>' 190; printf '</array></plist>' ;;
     content-range) printf 'bytes '; repeat '9' 30000; printf -- '-'; repeat '0' 30000; printf '/*' ;;
+    set-cookie) printf '\0'; repeat 'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b, ,=, ' 1200 ;;
     curl-command) printf '\1POST\np\nX-Note\nv\ntext/plain\nUA\n'; repeat "{\"note\": \"it'\\\\ \\\"x\\\" \$(id)\"}, " 250 ;;
     esac
 }
