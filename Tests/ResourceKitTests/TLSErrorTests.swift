@@ -39,6 +39,7 @@ import Testing
         ("Header without colon", .badServerResponse),
         ("Nul byte in header", .badServerResponse),
         ("Weird server reply", .badServerResponse),
+        ("Illegal or missing hexadecimal sequence in chunked-encoding", .badServerResponse),
     ]
 
     /// The error `load` reports when the transport throws `error`.

@@ -81,13 +81,15 @@ import Testing
         }
     }
 
-    /// A head no HTTP parser reads, or one over what the transport reads at all, is `.badServerResponse` with both
-    /// transports, and ``RetryPolicy`` doesn't send the request again: the answer would be the same every time.
-    @Test(arguments: TransportKind.allCases, MalformedHead.allCases)
-    func aMalformedOrOversizedHeadIsABadServerResponseAndNotRetried(kind: TransportKind, head: MalformedHead)
-        async throws
-    {
-        try await withRawServer(answering: head.response) { base, received in
+    /// A head no HTTP parser reads, one over what the transport reads at all, or a chunked body's framing that isn't
+    /// HTTP, is `.badServerResponse` with both transports, and ``RetryPolicy`` doesn't send the request again: the
+    /// answer would be the same every time.
+    @Test(arguments: TransportKind.allCases, MalformedResponse.allCases)
+    func aMalformedOrOversizedResponseIsABadServerResponseAndNotRetried(
+        kind: TransportKind,
+        malformed: MalformedResponse
+    ) async throws {
+        try await withRawServer(answering: malformed.response) { base, received in
             let webservice = kind.webservice(middleware: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
             let error = try await #require(throws: WebserviceError.self) {
                 try await webservice.load(bytes(base / "malformed"))
@@ -99,12 +101,13 @@ import Testing
     }
 }
 
-/// Response heads that aren't HTTP, or are too large for any client to read.
-enum MalformedHead: String, CaseIterable, CustomTestStringConvertible {
+/// Responses that aren't HTTP, or whose head is too large for any client to read.
+enum MalformedResponse: String, CaseIterable, CustomTestStringConvertible {
     case statusCodeNotANumber
     case fieldWithoutAColon
     case nulInAFieldValue
     case notHTTPAtAll
+    case chunkSizeNotHex
     /// 66 000 fields, about 1 MB: over curl's 300 KB and AsyncHTTPClient's 80 KB.
     case tooManyFields
 
@@ -116,6 +119,7 @@ enum MalformedHead: String, CaseIterable, CustomTestStringConvertible {
         case .fieldWithoutAColon: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nNo colon here\r\n\r\n{}"
         case .nulInAFieldValue: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Nul: a\u{0}b\r\n\r\n{}"
         case .notHTTPAtAll: "SSH-2.0-OpenSSH_9.2\r\n\r\n"
+        case .chunkSizeNotHex: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"
         case .tooManyFields:
             "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
                 + (0..<66_000).map { "X-Field-\($0): v\r\n" }.joined() + "\r\n{}"

@@ -68,7 +68,7 @@ extension URLError {
     }
 
     /// `error` with the code `URLSession` on Apple platforms uses, when it is Linux `URLSession`'s `URLError(.unknown)`
-    /// for a TLS failure, a `Content-Encoding` curl can't decode, a body cut short or a head curl or
+    /// for a TLS failure, a `Content-Encoding` curl can't decode, a body cut short, or a head or chunked body curl or
     /// FoundationNetworking can't parse or won't read (`.badServerResponse`, as for a status line that isn't HTTP,
     /// which it reports as `.unsupportedURL`); any other error as it is.
     ///
@@ -95,6 +95,8 @@ extension URLError {
                 (.badServerResponse, "The response's header is not one FoundationNetworking can parse")
             } else if isMalformedHead(message) {
                 (.badServerResponse, "The response's head is not HTTP, or is larger than curl reads")
+            } else if message.hasPrefix("Illegal or missing hexadecimal sequence in chunked-encoding") {
+                (.badServerResponse, "The response's chunked body is not HTTP")
             } else {
                 nil
             }
