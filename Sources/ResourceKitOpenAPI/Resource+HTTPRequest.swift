@@ -67,27 +67,20 @@
         /// Whether `bytes` are a percent-encoded path segment's characters (RFC 3986's `pchar`: unreserved,
         /// sub-delimiters, `:`, `@` and `%` with two hex digits) or one of `extra`.
         private static func isEncoded(_ bytes: ArraySlice<UInt8>, allowing extra: String) -> Bool {
-            let allowed = Set("-._~!$&'()*+,;=:@".utf8).union(extra.utf8)
-            let isHex = { (byte: UInt8) in
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "f"))
-                        .contains(byte | 0x20)
-            }
+            let hexDigits = Set("0123456789ABCDEFabcdef".utf8)
+            let allowed = hexDigits.union("GHIJKLMNOPQRSTUVWXYZghijklmnopqrstuvwxyz-._~!$&'()*+,;=:@".utf8)
+                .union(extra.utf8)
             var index = bytes.startIndex
             while index < bytes.endIndex {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.endIndex, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else {
-                        return false
-                    }
+                if bytes[index] == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.endIndex, hexDigits.contains(bytes[index + 1]),
+                        hexDigits.contains(bytes[index + 2])
+                    else { return false }
                     index += 3
-                    continue
+                } else {
+                    guard allowed.contains(bytes[index]) else { return false }
+                    index += 1
                 }
-                let isLetterOrDigit =
-                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                guard isLetterOrDigit || allowed.contains(byte) else { return false }
-                index += 1
             }
             return true
         }
