@@ -4,7 +4,7 @@
 #
 #   Benchmarks/run.sh                    # the full run, about 5 minutes
 #   Benchmarks/run.sh --quick            # a smoke test
-#   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc, memory, cache or streams
+#   Benchmarks/run.sh --only parse       # one section: parse, urlsession, ahc, memory, cache, headers or streams
 #   Benchmarks/run.sh --rounds 9
 #   Benchmarks/run.sh --instructions     # adds callgrind's instructions per load, a few minutes more
 #

@@ -21,6 +21,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "cache-file": fuzzCacheFile,
     "certificate": fuzzCertificate,
     "stream-framing": fuzzStreamFraming,
+    "set-cookie": fuzzSetCookie,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

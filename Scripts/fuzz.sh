@@ -20,6 +20,7 @@
 #   certificate        a server certificate's public key for pinning, and a trust policy's roots and pins (TrustPolicy)
 #   stream-framing     a streamed body's framing (Framer: events, JSON Lines, JSON text sequences) in arbitrary chunks,
 #                      against the whole body framed at once
+#   set-cookie         a Set-Cookie value URLSession joined, split into its cookies again (HTTPSyntax.cookies)
 #
 # How: the library's sources and all drivers are compiled once, as one module (so internal symbols are visible), with
 # `swiftc -sanitize=fuzzer,address -Onone`, into .build/fuzz/fuzz-targets; each target is a hard link to it named
@@ -44,7 +45,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list
-    link-header multipart curl-command content-range cache-file certificate stream-framing)
+    link-header multipart curl-command content-range cache-file certificate stream-framing set-cookie)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
@@ -94,6 +95,7 @@ large_seed() {
     property-list) printf '\2<plist><array>'; repeat '<integer>1</integer>' 190; printf '</array></plist>' ;;
     content-range) printf 'bytes '; repeat '9' 30000; printf -- '-'; repeat '0' 30000; printf '/*' ;;
     stream-framing) printf '\2\377\377\3\1\7\200'; repeat "id: 1\r\n:\r\ndata: $(repeat x 2000)\r\n\r\n" 30 ;;
+    set-cookie) printf '\0'; repeat 'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b, ,=, ' 1200 ;;
     curl-command) printf '\1POST\np\nX-Note\nv\ntext/plain\nUA\n'; repeat "{\"note\": \"it'\\\\ \\\"x\\\" \$(id)\"}, " 250 ;;
     esac
 }

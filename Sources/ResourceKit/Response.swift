@@ -67,21 +67,46 @@ public struct Response: Sendable {
     }
 
     /// The response's header fields; a name that arrived more than once has its values joined by commas.
+    ///
+    /// They are joined as `HTTPURLResponse` joins them, `Set-Cookie` too, which
+    /// `HTTPCookie.cookies(withResponseHeaderFields:for:)` reads; <doc:Transports#Header-fields> says what each
+    /// transport keeps of the fields one by one.
     public var headers: [String: String] {
         get {
             switch fields {
             case .native(let response): return response.headerFields
-            case .list(let list):
-                var headers: [String: String] = [:]
-                for field in list {
-                    // The first spelling of a name keeps the values of all its spellings.
-                    let key = headers.keys.first { sameHeaderName($0, field.name) } ?? field.name
-                    headers[key] = headers[key].map { "\($0), \(field.value)" } ?? field.value
-                }
-                return headers
+            case .list(let list): return Self.joined(list)
             }
         }
         set { fields = .list(newValue.map { Field(name: $0.key, value: $0.value) }) }
+    }
+
+    /// `list` by name: each name under its first spelling, with the values of all its spellings joined by commas in
+    /// the order they arrived.
+    ///
+    /// One pass that finds a name by its bytes in ASCII lowercase, so a head of thousands of fields costs thousands
+    /// of steps, not millions.
+    private static func joined(_ list: [Field]) -> [String: String] {
+        var positions: [[UInt8]: Int] = [:]
+        var names: [String] = []
+        var values: [[String]] = []
+        for field in list {
+            let key = field.name.utf8.map(asciiLowercase)
+            if let position = positions[key] {
+                values[position].append(field.value)
+            } else {
+                positions[key] = names.count
+                names.append(field.name)
+                values.append([field.value])
+            }
+        }
+        var headers = [String: String](minimumCapacity: names.count)
+        for (name, values) in zip(names, values) {
+            let value = values.count == 1 ? values[0] : values.joined(separator: ", ")
+            // Names of other bytes that are equal strings (`"caf\u{E9}"`, `"cafe\u{301}"`) share a key.
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        return headers
     }
 
     /// The value of the header field `name`, matched in any letter case; repeated fields joined by commas.
@@ -89,21 +114,34 @@ public struct Response: Sendable {
         switch fields {
         case .native(let response): return response.value(forHTTPHeaderField: name)
         case .list(let list):
-            var value: String?
-            for field in list where sameHeaderName(field.name, name) {
-                value = value.map { "\($0), \(field.value)" } ?? field.value
-            }
-            return value
+            let values = list.filter { sameHeaderName($0.name, name) }
+            return values.isEmpty ? nil : values.lazy.map(\.value).joined(separator: ", ")
         }
     }
 
-    /// The header fields in the order they arrived, repeated names apart; those of an `HTTPURLResponse` in its
-    /// dictionary's order.
+    /// The header fields in the order they arrived, repeated names apart.
+    ///
+    /// An `HTTPURLResponse` keeps one value per name, in no order: its fields are listed by name, and its
+    /// `Set-Cookie` value, which it joined with commas, is split again into one field per cookie
+    /// (``HTTPSyntax/cookies(joinedIn:)``).
     var orderedFields: [Field] {
         switch fields {
-        case .native(let response): response.headerFields.map { Field(name: $0.key, value: $0.value) }
+        case .native(let response):
+            response.headerFields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.flatMap {
+                name, value in
+                sameHeaderName(name, "Set-Cookie")
+                    ? HTTPSyntax.cookies(joinedIn: value).map { Field(name: name, value: $0) }
+                    : [Field(name: name, value: value)]
+            }
         case .list(let list): list
         }
+    }
+
+    /// Changes the header fields as ``orderedFields`` lists them, repeats apart.
+    mutating func updateFields(_ change: (inout [Field]) -> Void) {
+        var list = orderedFields
+        change(&list)
+        fields = .list(list)
     }
 
     /// The response as an `HTTPURLResponse`, for a parse that reads one: the transport's own when it made one.

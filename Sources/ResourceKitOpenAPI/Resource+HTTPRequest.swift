@@ -40,23 +40,49 @@
             acceptableStatusCodes = Int.min..<Int.max
         }
 
-        /// `baseURL` with `request`'s path appended to its path, and `request`'s query as the query; percent-encoding
-        /// kept as the client wrote it.
+        /// `baseURL` with `request`'s path appended to its path as it is, and `request`'s query as the query;
+        /// percent-encoding kept as the client wrote it.
+        ///
+        /// The path is never read as a URL of its own: `//users/42` would be the host `users` and the path `/42`.
         private static func url(of request: HTTPRequest, under baseURL: URL) throws(WebserviceError) -> URL {
-            let path = request.path ?? ""
+            let target = Array((request.path ?? "").utf8)
+            let queryStart = target.firstIndex(of: UInt8(ascii: "?"))
+            let path = target[..<(queryStart ?? target.endIndex)]
+            let query = queryStart.map { target[($0 + 1)...] }
             guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-                let target = URLComponents(string: path)
+                isEncoded(path, allowing: "/"), query.map({ isEncoded($0, allowing: "/?") }) ?? true
             else { throw unsendable("path", "The request's path is not a valid URL path; it was not sent.") }
             var prefix = components.percentEncodedPath
-            if prefix.utf8.last == UInt8(ascii: "/"), target.percentEncodedPath.utf8.first == UInt8(ascii: "/") {
+            if prefix.utf8.last == UInt8(ascii: "/"), path.first == UInt8(ascii: "/") {
                 prefix.removeLast()
             }
-            components.percentEncodedPath = prefix + target.percentEncodedPath
-            components.percentEncodedQuery = target.percentEncodedQuery
+            components.percentEncodedPath = prefix + String(decoding: path, as: UTF8.self)
+            components.percentEncodedQuery = query.map { String(decoding: $0, as: UTF8.self) }
             guard let url = components.url else {
                 throw unsendable("path", "The request's path is not a valid URL path; it was not sent.")
             }
             return url
+        }
+
+        /// Whether `bytes` are a percent-encoded path segment's characters (RFC 3986's `pchar`: unreserved,
+        /// sub-delimiters, `:`, `@` and `%` with two hex digits) or one of `extra`.
+        private static func isEncoded(_ bytes: ArraySlice<UInt8>, allowing extra: String) -> Bool {
+            let hexDigits = Set("0123456789ABCDEFabcdef".utf8)
+            let allowed = hexDigits.union("GHIJKLMNOPQRSTUVWXYZghijklmnopqrstuvwxyz-._~!$&'()*+,;=:@".utf8)
+                .union(extra.utf8)
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                if bytes[index] == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.endIndex, hexDigits.contains(bytes[index + 1]),
+                        hexDigits.contains(bytes[index + 2])
+                    else { return false }
+                    index += 3
+                } else {
+                    guard allowed.contains(bytes[index]) else { return false }
+                    index += 1
+                }
+            }
+            return true
         }
 
         /// `fields` as a resource's header fields: a name's repeated values joined as HTTP allows, by `; ` for

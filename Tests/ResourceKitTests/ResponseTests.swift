@@ -73,4 +73,82 @@ private func listed(_ statusCode: Int) -> Response {
         }
         #expect(try requireCase(\.nonHTTPResponse, of: error) == Data("a".utf8))
     }
+
+    /// A head of 100 000 fields, 50 000 names and one name 50 000 times, goes through a cache, a revalidating `304`
+    /// of the same fields, a parse that reads them, and every view of the fields; in a child process, so a cost that
+    /// grows with the square of the fields (billions of name comparisons, minutes) hangs one test until the watchdog
+    /// ends it, while a linear one takes a second or two.
+    @Test func aHeadOfAHundredThousandFieldsLoadsThroughACacheInLinearTime() async throws {
+        guard let child = try await ChildProcess.run("fields", { try await Self.loadManyFields() }) else { return }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        // The stored body, `v, v, …` (50 000 × `v`), and 50 003 names; two requests, the second revalidating.
+        #expect(child.result == "ok 149998 50003; 149998 50003 dumped; 2 requests", "\(child.output.suffix(2_000))")
+    }
+
+    /// Loads a resource twice through a cache from ``ManyFieldsServer``: a `200` with an `ETag` that must be
+    /// revalidated, then a `304`; and reads the fields of such a response directly.
+    private static func loadManyFields() async throws -> String {
+        let requests = Notes<URLRequest>()
+        let server = ManyFieldsServer(requests: requests)
+        let webservice = Webservice(transport: server, cache: ResponseCache(byteLimit: 100_000_000))
+        let resource = Resource<String>(url: baseURL) { data, response in
+            let repeated = response?.value(forHTTPHeaderField: "x-repeated")?.utf8.count ?? 0
+            return "\(String(decoding: data, as: UTF8.self)) \(repeated) \(response?.allHeaderFields.count ?? 0)"
+        }
+        _ = try await webservice.load(resource)
+        let loaded = try await webservice.load(resource)
+        let response = Response(statusCode: 200, fields: server.fields, body: Data(), url: baseURL)
+        var dumped = ""
+        dump(response, to: &dumped)
+        let repeated = response.value(forHTTPHeaderField: "X-REPEATED")?.utf8.count ?? 0
+        let direct = "\(repeated) \(response.headers.count)\(dumped.contains("X-Field-49999") ? " dumped" : "")"
+        return "\(loaded); \(direct); \(await requests.all.count) requests"
+    }
+
+    /// Answers each request with 50 000 fields of distinct names and 50 000 of one name: `200`, `no-cache` and an
+    /// `ETag` at first, and `304` to a request that sends the `ETag` back.
+    private struct ManyFieldsServer: Transport {
+        let requests: Notes<URLRequest>
+        let fields =
+            (0..<50_000).map { Response.Field(name: "X-Field-\($0)", value: "\($0)") }
+            + Array(repeating: Response.Field(name: "X-Repeated", value: "v"), count: 50_000)
+            + [.init(name: "Cache-Control", value: "no-cache"), .init(name: "ETag", value: #""v1""#)]
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            await requests.append(request)
+            let revalidates = request.value(forHTTPHeaderField: "If-None-Match") != nil
+            let head = Response(statusCode: revalidates ? 304 : 200, fields: fields, body: Data(), url: request.url)
+            return (head, ResponseBody(revalidates ? Data() : Data("ok".utf8)))
+        }
+    }
+
+    /// `HTTPURLResponse` joins repeated fields with commas, `Set-Cookie` too: the fields one by one split its value
+    /// again, one field per cookie, not at the comma of an `Expires` date; they are listed by name, in every run.
+    @Test func theCookiesAnHTTPURLResponseJoinedAreFieldsOfTheirOwnAgain() throws {
+        let cookies = "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/, b=2; HttpOnly,c=3"
+        let native = Response(
+            try httpResponse(200, headers: ["Set-Cookie": cookies, "X-Order": "first, second", "Age": "1"]),
+            body: Data())
+        let fields = native.orderedFields.map { "\($0.name): \($0.value)" }
+        #expect(
+            fields == [
+                "Age: 1", "Set-Cookie: a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/", "Set-Cookie: b=2; HttpOnly",
+                "Set-Cookie: c=3", "X-Order: first, second",
+            ])
+        #expect(native.value(forHTTPHeaderField: "set-cookie") == cookies)
+    }
+
+    @Test(arguments: [
+        ("", [""]), ("a=1", ["a=1"]), ("a=1, b=2", ["a=1", "b=2"]),
+        (
+            "a=1; Expires=Thursday, 01-Jan-70 00:00:00 GMT, b=2",
+            ["a=1; Expires=Thursday, 01-Jan-70 00:00:00 GMT", "b=2"]
+        ),
+        ("a=x,y, b = 2 ,c", ["a=x,y", "b = 2 ,c"]), ("a=1,\u{301}b=2", ["a=1,\u{301}b=2"]),
+    ])
+    func aJoinedSetCookieValueSplitsOnlyWhereACookieBegins(joined: String, cookies: [String]) {
+        #expect(HTTPSyntax.cookies(joinedIn: joined) == cookies)
+    }
 }

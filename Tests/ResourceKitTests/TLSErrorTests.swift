@@ -34,6 +34,12 @@ import Testing
         ("transfer closed with outstanding read data remaining", .networkConnectionLost),
         // FoundationNetworking refused a header line, such as `HTTP/1.1 200` without a reason phrase.
         ("Failed writing header", .badServerResponse),
+        // A head curl won't read: too large, or not HTTP.
+        ("Too large response headers: 307240 > 307200", .badServerResponse),
+        ("Header without colon", .badServerResponse),
+        ("Nul byte in header", .badServerResponse),
+        ("Weird server reply", .badServerResponse),
+        ("Illegal or missing hexadecimal sequence in chunked-encoding", .badServerResponse),
     ]
 
     /// The error `load` reports when the transport throws `error`.
@@ -60,7 +66,18 @@ import Testing
         URLError(.unknown),
         URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "SSL connection timeout"]),
         URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "Failed to connect"]),
+        URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "Protocol \"ftp\" not supported"]),
     ]
+
+    /// curl reads a status line that isn't HTTP as HTTP/0.9, and refuses a status code that isn't a number, which
+    /// FoundationNetworking reports as `.unsupportedURL`.
+    @Test(arguments: ["Received HTTP/0.9 when not allowed", "Unsupported response code in HTTP response"])
+    func aStatusLineCurlRefusesIsABadServerResponse(message: String) async throws {
+        let linux = URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message])
+        let reported = try #require(try await reported(linux) as? URLError)
+        #expect(reported.code == .badServerResponse)
+        #expect(reported.localizedDescription.hasSuffix("(\(message))"))
+    }
 
     @Test(arguments: untouched)
     func otherErrorsStayAsTheyAre(error: URLError) async throws {

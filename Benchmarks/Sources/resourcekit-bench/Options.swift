@@ -18,6 +18,8 @@ enum Section: String, CaseIterable, Sendable {
     case openapi
     case memory
     case cache
+    /// A head of 7 000 header fields against one of 70, per field, through a cache (no server needed).
+    case headers
     /// The persistent cache: a hit from disk against one from memory and a load from the server.
     case diskcache
     /// Typed streams: JSON Lines and server-sent events through `Webservice.load(StreamingResource)`.
@@ -63,15 +65,16 @@ struct Options: Sendable {
 
     static let usage = """
         usage: resourcekit-bench BASE_URL [--fixtures DIR] [--rounds N] [--quick] [--instructions]
-                                 [--only parse|urlsession|ahc|openapi|memory|cache|diskcache|streams|instructions|
-                                        settings]
+                                 [--only parse|urlsession|ahc|openapi|memory|cache|headers|diskcache|streams|
+                                        instructions|settings]
                resourcekit-bench generate DIR [--jsonl-mib N]
 
         BASE_URL serves small.json, big.json, big5.bin, big2.bin, huge.bin, items.jsonl and events.sse (as made by
         `generate`; items.jsonl has 256 MiB of JSON Lines unless --jsonl-mib says otherwise), e.g. nginx on
         loopback started by Benchmarks/run.sh. --only takes one section or a comma-separated list, and may be repeated.
-        `--only cache` needs no server: any BASE_URL will do. --instructions adds callgrind's instructions per load
-        (needs valgrind; a few minutes). `--only settings` sweeps the connection limits behind the library's defaults.
+        `--only cache` and `--only headers` need no server: any BASE_URL will do. --instructions adds callgrind's
+        instructions per load (needs valgrind; a few minutes). `--only settings` sweeps the connection limits behind
+        the library's defaults.
         """
 
     init(arguments: [String]) throws {

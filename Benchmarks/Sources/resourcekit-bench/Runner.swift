@@ -20,7 +20,7 @@ struct Runner {
             \(options.quick ? " (--quick)" : "")
             """)
         print(Machine.report(busy: await Machine.busyShare(over: 1), when: "before the run"))
-        if !options.sections.isSubset(of: [.cache]) {
+        if !options.sections.isSubset(of: [.cache, .headers]) {
             try await checkServer()
         }
 
@@ -60,6 +60,9 @@ struct Runner {
         }
         if options.sections.contains(.cache) {
             try await CacheShape.run(options: options, report: report)
+        }
+        if options.sections.contains(.headers) {
+            try await HeaderFieldsShape.run(options: options, report: report)
         }
         if options.sections.contains(.diskcache) {
             try await DiskCacheShape.run(options: options, report: report)

@@ -21,6 +21,7 @@ extension Router {
     /// - `GET /faults/headers?next=`: the request's header fields as a JSON object with lower-cased names; with `next`,
     ///   also `Link: <next>; rel="next"`, as a page that leads there.
     /// - `GET /faults/query`: the raw query string and its decoded items, to check percent-encoding.
+    /// - `GET /faults/repeated-fields`: ``repeatedFields``, names repeated and interleaved, and `{}`.
     /// - `GET /faults/cacheable?cache-control=`: `{"served": n}`, counting the requests it has served, with that
     ///   `Cache-Control` (default `max-age=60`).
     /// - `GET /faults/concurrent?ms=`: holds each request that long and answers `{"mostInFlight": n}`, the most
@@ -150,6 +151,14 @@ extension Router {
             await meter.leave()
             return try Response.json(["mostInFlight": most])
         }
+        get("/faults/repeated-fields") { _, _ in
+            var headers = HTTPFields()
+            for (name, value) in repeatedFields {
+                guard let name = HTTPFields.Element.Name(name) else { continue }
+                headers.append(HTTPFields.Element(name: name, value: value))
+            }
+            return try Response.json([String: String](), headers: headers)
+        }
         get("/faults/query") { request, _ in
             let items = request.uri.queryParameters.map { [String($0.key), String($0.value)] }
             return try Response.json(QueryEcho(raw: request.uri.query ?? "", items: items))
@@ -158,6 +167,13 @@ extension Router {
         addTransportFaultRoutes()
     }
 }
+
+/// The header fields `GET /faults/repeated-fields` sends, in this order: `X-Order` and `Set-Cookie` twice each,
+/// interleaved, each cookie with an `Expires` date, which holds a comma.
+public let repeatedFields = [
+    ("X-Order", "first"), ("Set-Cookie", "a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Path=/"),
+    ("X-Order", "second"), ("Set-Cookie", "b=2; Expires=Thu, 22 Oct 2037 07:28:00 GMT; HttpOnly"),
+]
 
 /// Counts what the metered routes see: requests served, and requests in flight at once.
 actor FaultMeter {

@@ -1,5 +1,6 @@
 import EpisodesService
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 import ResourceKit
 import ResourceKitOpenAPI
@@ -153,6 +154,43 @@ import Testing
                 #expect(episodes.isEmpty)
             } catch let error as ClientError {
                 #expect(error.underlyingError is WebserviceError)
+            }
+        }
+    }
+
+    /// A path that starts with `//` (an empty path parameter first) reaches the server under the server URL's path,
+    /// as it is: read as a URL, `//users` would be a host.
+    @Test(arguments: TransportKind.allCases)
+    func aPathThatStartsWithTwoSlashesReachesTheServerUnderTheBasePath(kind: TransportKind) async throws {
+        try await withRawServer(answering: "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n") { base, received in
+            let request = HTTPRequest(method: .delete, scheme: nil, authority: nil, path: "//users/42%2F7?q=a%20b")
+            let (response, _) = try await kind.webservice().send(
+                request, body: nil, baseURL: base.appendingPathComponent("api"), operationID: "deleteUser")
+            #expect(response.status == .noContent)
+            #expect(received() == ["DELETE /api//users/42%2F7?q=a%20b HTTP/1.1"])
+        }
+    }
+
+    /// Fields the server repeats, interleaved, arrive as each transport promises (Transports.md, Header fields):
+    /// AsyncHTTPClient hands over each field in order; `URLSession` one value per name, so the fields come by name,
+    /// a repeated one joined by commas in order, and each `Set-Cookie` apart again, its date's comma kept.
+    @Test(arguments: TransportKind.allCases)
+    func repeatedResponseFieldsArriveAsTheTransportPromises(kind: TransportKind) async throws {
+        try await withServer { base in
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/faults/repeated-fields")
+            let (response, _) = try await kind.webservice().send(
+                request, body: nil, baseURL: base, operationID: "repeatedFields")
+            let names = Set(repeatedFields.map { HTTPField.Name($0.0) })
+            let fields = response.headerFields.filter { names.contains($0.name) }.map { "\($0.name): \($0.value)" }
+            let (order, cookies) = (
+                repeatedFields.filter { $0.0 == "X-Order" }, repeatedFields.filter { $0.0 != "X-Order" }
+            )
+            switch kind {
+            case .asyncHTTPClient:
+                #expect(fields == repeatedFields.map { "\($0.0): \($0.1)" })
+            case .urlSession:
+                let joined = "X-Order: " + order.map(\.1).joined(separator: ", ")
+                #expect(fields == cookies.map { "Set-Cookie: \($0.1)" } + [joined])
             }
         }
     }

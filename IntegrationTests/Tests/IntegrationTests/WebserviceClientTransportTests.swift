@@ -23,6 +23,36 @@ import Testing
         #expect(sent.absoluteString == "https://api.example.com/v1/episodes/a%20b%2Fc?q=x%26y&n=1")
     }
 
+    /// A path is appended to the server URL's path as it is, even one that starts with `//`, which read as a URL
+    /// would name the host `users`; one that isn't a percent-encoded path is refused before anything is sent.
+    @Test(arguments: [
+        ("https://api.example.com/api", "//users/42", "https://api.example.com/api//users/42"),
+        ("https://api.example.com/api/", "//users/42", "https://api.example.com/api//users/42"),
+        ("https://api.example.com", "//users/42?a=%2F", "https://api.example.com//users/42?a=%2F"),
+        (
+            "https://api.example.com/api", "/a%2F:@!$&'()*+,;=-._~b",
+            "https://api.example.com/api/a%2F:@!$&'()*+,;=-._~b"
+        ),
+        ("https://api.example.com/api", "/a b", nil), ("https://api.example.com/api", "/a%2", nil),
+        ("https://api.example.com/api", "/a#b", nil), ("https://api.example.com/api", "/caf\u{E9}", nil),
+    ])
+    func thePathIsAppendedToTheServerURLsPathAsItIs(serverURL: String, path: String, sent: String?) async throws {
+        let stub = StubTransport([.init("*", "/**", .status(204))])
+        let request = HTTPRequest(method: .delete, scheme: nil, authority: nil, path: path)
+        let send = {
+            try await Webservice(transport: stub).send(
+                request, body: nil, baseURL: try #require(URL(string: serverURL)), operationID: "deleteUser")
+        }
+        if let sent {
+            _ = try await send()
+            #expect(await stub.requests.first?.url?.absoluteString == sent)
+        } else {
+            let error = try await #require(throws: WebserviceError.self) { try await send() }
+            #expect(error.encoding != nil)
+            #expect(await stub.requests.isEmpty)
+        }
+    }
+
     @Test func repeatedFieldsAreJoinedAsHTTPJoinsThem() async throws {
         let stub = StubTransport([.init("GET", "/episodes", .status(200))])
         var fields = HTTPFields()

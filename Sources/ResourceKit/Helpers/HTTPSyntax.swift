@@ -46,6 +46,42 @@ enum HTTPSyntax {
         return String(result)
     }
 
+    /// The cookies of a `Set-Cookie` value that `HTTPURLResponse` joined from several fields with `, `, each as its own
+    /// field had it.
+    ///
+    /// A comma separates two cookies when a cookie's name and `=` follow it (spaces, a token, spaces, `=`), as
+    /// `HTTPCookie` splits such a value; the comma of an `Expires` date (`Wed, 21 Oct 2026 …`) is followed by a day,
+    /// not a name. Read on bytes, in one pass. A cookie whose own attribute value holds a comma and a `name=`, which
+    /// RFC 6265 allows only in `Path` and extensions, is split there too: the joined value can't tell.
+    static func cookies(joinedIn value: String) -> [String] {
+        let bytes = Array(value.utf8)
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        // Whether a cookie's `name=` starts after the comma at `comma`.
+        func startsCookie(after comma: Int) -> Bool {
+            var index = comma + 1
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            let name = index
+            while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+            guard index > name else { return false }
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            return index < bytes.count && bytes[index] == UInt8(ascii: "=")
+        }
+        var cookies: [String] = []
+        var start = 0
+        func addCookie(until end: Int) {
+            var (first, last) = (start, end)
+            while first < last, isSpace(bytes[first]) { first += 1 }
+            while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+            cookies.append(String(decoding: bytes[first..<last], as: UTF8.self))
+        }
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ",") && startsCookie(after: index) {
+            addCookie(until: index)
+            start = index + 1
+        }
+        addCookie(until: bytes.count)
+        return cookies
+    }
+
     /// `scalars` without the spaces and tabs around them: HTTP's optional whitespace.
     static func trimmed(_ scalars: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
         let isSpace = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" }

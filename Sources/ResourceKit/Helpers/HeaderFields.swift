@@ -12,9 +12,12 @@ let defaultUserAgent = "ResourceKit/0.1"
 /// Unlike `lowercased()`, which turns the Kelvin sign in `X-\u{212A}ey` into the `k` of `x-key`, a name another
 /// one.
 func asciiLowercased(_ text: String) -> String {
-    String(
-        decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self
-    )
+    String(decoding: text.utf8.map(asciiLowercase), as: UTF8.self)
+}
+
+/// `byte` in lowercase when it is an ASCII capital letter, otherwise as it is.
+func asciiLowercase(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
 }
 
 /// Checks that every header field's name is an HTTP token and its value has no control character but tab, as RFC 9110
@@ -52,7 +55,7 @@ private func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bo
 }
 
 /// Whether `byte` may appear in a header name: RFC 9110's `tchar`.
-private func isTokenByte(_ byte: UInt8) -> Bool {
+func isTokenByte(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -69,11 +72,9 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
 ///
 /// It allocates nothing, unlike comparing `lowercased()` copies.
 func sameHeaderName(_ name: String, _ other: String) -> Bool {
-    func lower(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
-    return name == other
-        || (name.utf8.count == other.utf8.count && name.utf8.elementsEqual(other.utf8) { lower($0) == lower($1) })
+    name == other
+        || (name.utf8.count == other.utf8.count
+            && name.utf8.elementsEqual(other.utf8) { asciiLowercase($0) == asciiLowercase($1) })
 }
 
 extension Dictionary where Key == String, Value == String {

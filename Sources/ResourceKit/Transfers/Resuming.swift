@@ -52,11 +52,10 @@ struct Resuming: Middleware {
     /// with the whole length, which `Resume/file(for:to:accepted:)` required it to name, as its `Content-Length`.
     private static func complete(_ response: inout Response) {
         let total = response.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)?.total
-        var headers = response.headers.filter {
-            !sameHeaderName($0.key, "Content-Range") && !sameHeaderName($0.key, "Content-Length")
+        response.updateFields { fields in
+            fields.removeAll { sameHeaderName($0.name, "Content-Range") || sameHeaderName($0.name, "Content-Length") }
+            if let total { fields.append(Response.Field(name: "Content-Length", value: String(total))) }
         }
-        headers["Content-Length"] = total.map(String.init)
-        response.headers = headers
         response.statusCode = 200
     }
 }

@@ -309,8 +309,12 @@
                 code = .cannotConnectToHost
             case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
                 code = .networkConnectionLost
-            case is HTTPParserError:
+            case let error as HTTPParserError where error == .invalidEOFState:
+                // The connection closed inside the response: a body cut short.
                 code = .networkConnectionLost
+            case is HTTPParserError:
+                // A head (or a body's framing) that isn't HTTP, or over the parser's 80 KiB: the same every time.
+                code = .badServerResponse
             case let error as NIOSSLExtraError
             where [.failedToValidateHostname, .serverHostnameImpossibleToMatch].contains(error):
                 return URLError.tlsFailure(.serverCertificateUntrusted, reason: "\(error)", underlying: error, url: url)

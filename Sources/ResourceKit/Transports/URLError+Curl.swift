@@ -68,8 +68,9 @@ extension URLError {
     }
 
     /// `error` with the code `URLSession` on Apple platforms uses, when it is Linux `URLSession`'s `URLError(.unknown)`
-    /// for a TLS failure, a `Content-Encoding` curl can't decode, a body cut short or a header FoundationNetworking
-    /// can't parse; any other error as it is.
+    /// for a TLS failure, a `Content-Encoding` curl can't decode, a body cut short, or a head or chunked body curl or
+    /// FoundationNetworking can't parse or won't read (`.badServerResponse`, as for a status line that isn't HTTP,
+    /// which it reports as `.unsupportedURL`); any other error as it is.
     ///
     /// The result keeps the original error as its `NSUnderlyingErrorKey`, and its failing URL.
     ///
@@ -77,8 +78,8 @@ extension URLError {
     /// - Returns: A `URLError` such as `.serverCertificateUntrusted`, `.cannotDecodeContentData`,
     ///   `.networkConnectionLost` or `.badServerResponse`, or `error`.
     static func standardizing(_ error: any Error) -> any Error {
-        guard let error = error as? URLError, error.code == .unknown,
-            let message = error.userInfo[NSLocalizedDescriptionKey] as? String
+        guard let error = error as? URLError, let message = error.userInfo[NSLocalizedDescriptionKey] as? String,
+            error.code == .unknown || (error.code == .unsupportedURL && isMalformedHead(message))
         else { return error }
         if let code = tlsCode(forCurlMessage: message) {
             return tlsFailure(code, reason: message, underlying: error, url: error.failingURL)
@@ -92,6 +93,10 @@ extension URLError {
             } else if message == "Failed writing header" {
                 // FoundationNetworking refused a header line, such as a status line without its reason phrase.
                 (.badServerResponse, "The response's header is not one FoundationNetworking can parse")
+            } else if isMalformedHead(message) {
+                (.badServerResponse, "The response's head is not HTTP, or is larger than curl reads")
+            } else if message.hasPrefix("Illegal or missing hexadecimal sequence in chunked-encoding") {
+                (.badServerResponse, "The response's chunked body is not HTTP")
             } else {
                 nil
             }
@@ -101,5 +106,17 @@ extension URLError {
         ]
         userInfo[NSURLErrorFailingURLErrorKey] = error.failingURL
         return URLError(code, userInfo: userInfo)
+    }
+
+    /// Whether curl's `message` says the response's head isn't HTTP or is over its limit of 300 KB (curl 7.88): a
+    /// status line curl reads as HTTP/0.9 or whose code isn't a number, a field without a colon or with a NUL byte,
+    /// too many fields.
+    private static func isMalformedHead(_ message: String) -> Bool {
+        let prefixes = [
+            "Received HTTP/0.9 when not allowed", "Unsupported response code in HTTP response",
+            "Unsupported HTTP version", "Too large response headers", "Header without colon", "Nul byte in header",
+            "Weird server reply", "Invalid Content-Length",
+        ]
+        return prefixes.contains { message.hasPrefix($0) }
     }
 }
