@@ -225,6 +225,28 @@ private struct RedirectingServer: Transport {
         #expect(ownership(of: folder.salt).map { [UInt32($0.owner), UInt32($0.mode)] } == [geteuid(), 0o600])
         #expect(folder.entryFiles.count == 1)
     }
+
+    /// A link at the cache directory's name, which another user could put in a shared parent, leading to a directory
+    /// of this user's: the cache refuses it, and neither makes the directory its own nor empties it.
+    @Test func aLinkAtTheDirectorysNameIsRefusedAndItsTargetLeftAlone() throws {
+        let target = CacheFolder()
+        defer {
+            folder.delete()
+            target.delete()
+        }
+        try FileManager.default.createDirectory(at: target.url, withIntermediateDirectories: true)
+        #expect(chmod(target.url.path, 0o755) == 0)
+        let kept = target.url.appendingPathComponent("0123456789abcdef-0123456789abcdef")
+        try Data("mine".utf8).write(to: kept)
+        try FileManager.default.createDirectory(
+            at: folder.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder.url, withDestinationURL: target.url)
+
+        #expect(throws: CocoaError.self) { try ResponseCache(directory: folder.url, byteLimit: 1_000_000) }
+
+        #expect(target.permissions(of: target.url) == 0o755)
+        #expect(try Data(contentsOf: kept) == Data("mine".utf8))
+    }
 }
 
 /// A process killed while it writes to a persistent cache leaves no entry that the next one serves wrong.

@@ -82,6 +82,30 @@
             #expect(stopped.count == 1)
         }
 
+        /// A reader that keeps up, but never takes the last byte just as it is written: the spool's files hold what it
+        /// hasn't taken and one file more, never every byte that passed through.
+        @Test func aSpoolThatIsReadAsItIsWrittenStaysSmall() async throws {
+            let channel = BodyChannel(backlog: 16 << 10, spoolLimit: 1 << 20, spoolSegment: 64 << 10) {}
+            let footprint = Mutex<Int64>(0)
+            let read = Mutex(0)
+            DispatchQueue.global().async {
+                var written = 0
+                for _ in 0..<4 {
+                    for chunk in Self.chunks {
+                        // Half a mebibyte ahead at most, so the reader is never past the spool's limit.
+                        while written - read.withLock({ $0 }) > 512 << 10 { usleep(100) }
+                        channel.write(chunk)
+                        written += chunk.count
+                        footprint.withLock { $0 = max($0, channel.spoolFootprint) }
+                    }
+                }
+                channel.finish()
+            }
+            while let chunk = try await channel.next() { read.withLock { $0 += chunk.count } }
+            #expect(read.withLock { $0 } == 4 * Self.whole.count)
+            #expect(footprint.withLock { $0 } <= (1 << 20) + (64 << 10) + 8_192)
+        }
+
         @Test func theSpoolHasNoNameAnotherProcessCouldOpen() throws {
             let directory = FileManager.default.temporaryDirectory
             let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -300,8 +300,9 @@ final class CacheDirectory: Sendable {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw Self.failure(.fileWriteUnknown, "The cache's directory can't be created at \(path)", path: path)
         }
-        // The one open that isn't `SafeFile`'s: of a directory, whose path may hold a link.
-        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
+        // The one open that isn't `SafeFile`'s: of a directory, whose path may hold a link, but not at its end, where
+        // another user could have put one to a directory of this user's, which the cache would then make its own.
+        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw Self.failure(.fileReadUnknown, "The cache's directory can't be opened at \(path)", path: path)
         }

@@ -39,18 +39,21 @@
         private let stop: @Sendable () -> Void
         /// For a stream, the bytes that may wait for the reader in memory before they wait on disk.
         private let backlog: Int?
-        /// For a stream, the most bytes that may wait on disk.
+        /// For a stream, the most bytes that may wait on disk, and the most in one of its files.
         private let spoolLimit: Int64
+        private let spoolSegment: Int64
 
         /// A channel that already holds `early`.
         init(
             backlog: Int? = nil,
             spoolLimit: Int64 = Spool.limit,
+            spoolSegment: Int64 = Spool.segment,
             early: [Data] = [],
             stop: @escaping @Sendable () -> Void
         ) {
             self.backlog = backlog
             self.spoolLimit = spoolLimit
+            self.spoolSegment = spoolSegment
             self.stop = stop
             state.withLock { state in
                 state.early = early
@@ -93,7 +96,7 @@
                 state.waiting += Self.weight(of: data)
                 return
             }
-            if state.spool == nil { state.spool = try Spool(limit: spoolLimit) }
+            if state.spool == nil { state.spool = Spool(limit: spoolLimit, segment: spoolSegment) }
             try state.spool?.append(data)
         }
 
@@ -109,7 +112,7 @@
         }
 
         deinit {
-            state.withLock { $0.spool?.remove() }
+            Spool.close(state.withLock { $0.spool?.removeAll() ?? [] })
         }
 
         /// The next chunk, for a stream, or `nil` after the last; cancelling the calling task stops the transfer.
@@ -127,7 +130,7 @@
                             state.waiting -= Self.weight(of: chunk)
                             return { taker.resume(returning: chunk) }
                         }
-                        if let piece = state.spool?.next(atMost: 1 << 18), piece.count > 0 {
+                        if let piece = state.spool?.next(atMost: 1 << 18) {
                             return { self.take(piece, for: taker) }
                         }
                         switch state.end {
@@ -148,14 +151,20 @@
         /// The bytes that wait for a stream's reader in memory, with what keeping each chunk costs.
         var waitingInMemory: Int { state.withLock { $0.waiting } }
 
-        /// Reads `piece` from the spool on a Dispatch thread and hands it to `taker`.
+        /// The bytes a stream's spool holds on disk.
+        var spoolFootprint: Int64 { state.withLock { $0.spool?.footprint ?? 0 } }
+
+        /// Reads `piece` from the spool on a Dispatch thread and hands it to `taker`; a spool that can't be read is
+        /// dropped, and the body fails.
         private func take(_ piece: Spool.Piece, for taker: CheckedContinuation<Data?, any Error>) {
             DispatchQueue.global().async {
                 do {
                     let chunk = try piece.read()
-                    self.state.withLock { $0.spool?.took(chunk.count) }
+                    let read = self.state.withLock { $0.spool?.took(chunk.count) }
+                    Spool.close(read.map { [$0] } ?? [])
                     taker.resume(returning: chunk)
                 } catch {
+                    Spool.close(self.state.withLock { $0.spool?.removeAll() ?? [] })
                     self.cancel(error)
                     taker.resume(throwing: error)
                 }

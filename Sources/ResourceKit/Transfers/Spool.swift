@@ -7,68 +7,120 @@
         import Musl
     #endif
 
-    /// The chunks of a stream's body that its reader is too far behind to keep in memory, in a temporary file that has
-    /// no name: written at its end on the writer's thread, read from its start off the cooperative pool.
+    /// The chunks of a stream's body that its reader is too far behind to keep in memory, in temporary files that have
+    /// no name: written at the end on the writer's thread, read from the start off the cooperative pool.
     ///
-    /// The file is made with `mkstemp` (`O_EXCL`, mode 0600, so no file or link another user placed is ever opened)
-    /// and unlinked at once, so no other process can open it and it is gone when it is closed, also after a crash.
+    /// Each file is made with `mkstemp` (`O_EXCL`, mode 0600, so no file or link another user placed is ever opened)
+    /// and unlinked at once, so no other process can open it and it is gone when it is closed, also after a crash. The
+    /// chunks go into files of at most ``segment`` bytes, and a file the reader has read to its end is closed, so the
+    /// disk holds what the reader hasn't taken and at most one segment more, however long the stream.
     struct Spool {
         /// The most bytes a spool holds for its reader before the stream fails, by default.
         static let limit: Int64 = 1 << 30
+        /// The most bytes written to one file.
+        static let segment: Int64 = 64 << 20
 
-        private let descriptor: Int32
         /// The most bytes it holds for its reader.
         private let limit: Int64
-        /// Where the next chunk is written.
-        private var end: Int64 = 0
-        /// Where the reader takes the next bytes.
-        private var start: Int64 = 0
+        /// The most bytes it writes to one file.
+        private let segment: Int64
+        /// The files, oldest first: the reader reads the first, the writer writes the last.
+        private var files: [File] = []
+
+        /// A file of the spool and the part of it the reader hasn't taken.
+        private struct File {
+            let descriptor: Int32
+            var start: Int64 = 0
+            var end: Int64 = 0
+        }
 
         /// The bytes written that the reader hasn't taken.
-        var unread: Int64 { end - start }
+        private(set) var unread: Int64 = 0
 
-        /// A new, empty spool in the temporary directory (`TMPDIR`) that holds at most `limit` bytes for its reader.
-        init(limit: Int64 = Spool.limit) throws {
+        /// An empty spool that holds at most `limit` bytes for its reader in files of at most `segment` bytes; its
+        /// first file is made at the first chunk.
+        init(limit: Int64 = Spool.limit, segment: Int64 = Spool.segment) {
             self.limit = limit
-            var template = Array(
-                FileManager.default.temporaryDirectory.appendingPathComponent(".resourcekit-stream-XXXXXX").path
-                    .utf8CString)
-            descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard descriptor >= 0 else { throw Self.failure("made", errno) }
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            self.segment = segment
         }
+
+        /// The bytes its files hold on disk.
+        var footprint: Int64 { files.reduce(0) { $0 + $1.end } }
 
         /// Writes `data` after the bytes already written.
         mutating func append(_ data: Data) throws {
             guard unread + Int64(data.count) <= limit else {
                 throw BodyChannel.backlogExceeded(ByteCountFormatter.string(fromByteCount: limit, countStyle: .binary))
             }
-            var written = 0
-            while written < data.count {
-                let count = data.withUnsafeBytes { bytes in
-                    pwrite(descriptor, bytes.baseAddress! + written, data.count - written, off_t(end) + off_t(written))
-                }
-                guard count > 0 else { throw Self.failure("written", errno) }
-                written += count
+            if files.last.map({ $0.end > 0 && $0.end + Int64(data.count) > segment }) ?? true {
+                files.append(File(descriptor: try Self.temporaryFile()))
             }
-            end += Int64(written)
+            let last = files.count - 1
+            try data.withUnsafeBytes { bytes in
+                var written = 0
+                while written < bytes.count {
+                    let count = pwrite(
+                        files[last].descriptor, bytes.baseAddress! + written, bytes.count - written,
+                        off_t(files[last].end) + off_t(written))
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { throw Self.failure("written", errno) }
+                    written += count
+                }
+            }
+            files[last].end += Int64(data.count)
+            unread += Int64(data.count)
         }
 
-        /// Where the reader's next bytes are, at most `most` of them, to read with ``read(_:)`` outside the lock.
-        func next(atMost most: Int) -> Piece {
-            Piece(descriptor: descriptor, offset: start, count: Int(min(unread, Int64(most))))
+        /// Where the reader's next bytes are, at most `most` of them, to read with ``Piece/read()`` outside the lock;
+        /// `nil` when it has taken every byte.
+        func next(atMost most: Int) -> Piece? {
+            guard let first = files.first, first.end > first.start else { return nil }
+            return Piece(
+                descriptor: first.descriptor, offset: first.start, count: Int(min(first.end - first.start, Int64(most)))
+            )
         }
 
-        /// Marks `count` bytes taken; once the reader took all, the next chunk is written at the start again.
-        mutating func took(_ count: Int) {
-            start += Int64(count)
-            if start == end { (start, end) = (0, 0) }
+        /// Marks the `count` bytes of the last ``next(atMost:)`` taken; returns the descriptor of a file the reader has
+        /// read to its end, for the caller to close outside the lock.
+        mutating func took(_ count: Int) -> Int32? {
+            guard !files.isEmpty else { return nil }
+            files[0].start += Int64(count)
+            unread -= Int64(count)
+            guard files[0].start == files[0].end else { return nil }
+            if files.count == 1 {
+                // The one file is read: the next chunk is written at its start again.
+                (files[0].start, files[0].end) = (0, 0)
+                return nil
+            }
+            return files.removeFirst().descriptor
         }
 
-        /// Closes the file, which frees its space.
-        func remove() {
-            close(descriptor)
+        /// Takes the descriptors of every file out of the spool, which is empty afterwards, for the caller to close
+        /// outside the lock: closing a large unlinked file frees its space, which takes a while.
+        mutating func removeAll() -> [Int32] {
+            defer { (files, unread) = ([], 0) }
+            return files.map(\.descriptor)
+        }
+
+        /// Closes `descriptors` on a Dispatch thread, neither the writer's nor the cooperative pool's.
+        static func close(_ descriptors: [Int32]) {
+            guard !descriptors.isEmpty else { return }
+            DispatchQueue.global().async {
+                for descriptor in descriptors { closeFile(descriptor) }
+            }
+        }
+
+        /// A new file with no name in the temporary directory (`TMPDIR`).
+        private static func temporaryFile() throws -> Int32 {
+            var template = Array(
+                FileManager.default.temporaryDirectory.appendingPathComponent(".resourcekit-stream-XXXXXX").path
+                    .utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else { throw Self.failure("made", errno) }
+            // `mkostemp(O_CLOEXEC)` isn't imported into Swift: a process started in between inherits it open.
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            return descriptor
         }
 
         /// A range of the spool's bytes; its bytes don't change until the reader took them.
@@ -85,6 +137,7 @@
                     while done < count {
                         let read = pread(
                             descriptor, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                        if read < 0, errno == EINTR { continue }
                         guard read > 0 else { throw Spool.failure("read", read < 0 ? errno : EIO) }
                         done += read
                     }
@@ -103,5 +156,10 @@
                         + String(cString: strerror(code)) + "."
                 ])
         }
+    }
+
+    /// Closes the file `descriptor`.
+    private func closeFile(_ descriptor: Int32) {
+        close(descriptor)
     }
 #endif
