@@ -64,12 +64,17 @@
             return url
         }
 
+        /// The digits of a percent-encoded byte.
+        private static let hexDigits = Set("0123456789ABCDEFabcdef".utf8)
+
+        /// The characters of a path segment besides `%`: unreserved, sub-delimiters, `:` and `@`.
+        private static let pathCharacters = hexDigits.union(
+            "GHIJKLMNOPQRSTUVWXYZghijklmnopqrstuvwxyz-._~!$&'()*+,;=:@".utf8)
+
         /// Whether `bytes` are a percent-encoded path segment's characters (RFC 3986's `pchar`: unreserved,
         /// sub-delimiters, `:`, `@` and `%` with two hex digits) or one of `extra`.
         private static func isEncoded(_ bytes: ArraySlice<UInt8>, allowing extra: String) -> Bool {
-            let hexDigits = Set("0123456789ABCDEFabcdef".utf8)
-            let allowed = hexDigits.union("GHIJKLMNOPQRSTUVWXYZghijklmnopqrstuvwxyz-._~!$&'()*+,;=:@".utf8)
-                .union(extra.utf8)
+            let allowed = pathCharacters.union(extra.utf8)
             var index = bytes.startIndex
             while index < bytes.endIndex {
                 if bytes[index] == UInt8(ascii: "%") {

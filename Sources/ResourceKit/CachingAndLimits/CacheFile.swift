@@ -84,17 +84,26 @@ enum CacheFile {
     static func seal(_ bytes: some Collection<UInt8>, with key: [UInt8], nonce: some Collection<UInt8>) -> [UInt8] {
         var sealed: [UInt8] = []
         sealed.reserveCapacity(bytes.count)
+        // `key`, `nonce`, then the block's number in its last 8 bytes, which alone change from block to block.
         var block = Writer()
+        block.bytes = key + nonce
+        let numberAt = block.bytes.count
         var stream: [UInt8] = []
         for (index, byte) in bytes.enumerated() {
             if index % 32 == 0 {
-                block.bytes = key + nonce
+                block.bytes.removeSubrange(numberAt...)
                 block.append(UInt64(index / 32))
                 stream = sha256(block.bytes)
             }
             sealed.append(byte ^ stream[index % 32])
         }
         return sealed
+    }
+
+    /// `count` bytes from the system's secure random number generator: a salt, a secret or a nonce.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// The SHA-256 of `salt` followed by `bytes`: a directory's secret salt makes its digests of a guessed URL or
@@ -118,8 +127,7 @@ enum CacheFile {
             try head.append(text: name.utf8)
             try head.append(text: value.utf8)
         }
-        var generator = SystemRandomNumberGenerator()
-        let nonce = (0..<nonceLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let nonce = randomBytes(nonceLength)
         var metadata = Writer()
         try metadata.append(text: key)
         metadata.bytes += nonce + seal(head.bytes, with: sealingKey, nonce: nonce)

@@ -75,11 +75,9 @@ struct DiskStorage: CacheStorage {
     var count: Int { files.count }
 
     mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
-        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt),
-            let sealingKey = try? CacheFile.sealingKey(key, salt: salt)
-        else { return nil }
+        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return nil }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
-        guard files[name] != nil else { return nil }
+        guard files[name] != nil, let sealingKey = try? CacheFile.sealingKey(key, salt: salt) else { return nil }
         do {
             let (entry, size) = try directory.read(name.fileName, usedAt: nextUse()) { descriptor, size in
                 // A file that grew past the limit since the open is not read into memory.
@@ -442,8 +440,7 @@ final class CacheDirectory: Sendable {
     ///
     /// - Throws: A `CocoaError` when it can't be written.
     func replaceSalt() throws -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        let salt = (0..<CacheFile.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let salt = CacheFile.randomBytes(CacheFile.saltLength)
         do {
             try write(Self.saltName, salt, Data(), usedAt: 0)
         } catch {

@@ -61,6 +61,8 @@ enum SafeFile {
         let flags = flags | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
         let descriptor = openat(directory, name, flags, 0o600)
         guard descriptor >= 0 else { throw refusal(errno) }
+        // A file this open made is `0600` whatever the umask: a stricter one would make it fail the check below.
+        if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL { fchmod(descriptor, 0o600) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let failure = refusal(errno)

@@ -56,7 +56,9 @@ extension URL {
             throw URLError(
                 .cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "A file to send must be a regular file."])
         } catch {
-            throw URLError(.fileDoesNotExist, userInfo: [NSLocalizedDescriptionKey: "The file to send can't be read."])
+            throw URLError(
+                .fileDoesNotExist,
+                userInfo: [NSLocalizedDescriptionKey: "The file to send can't be read.", NSUnderlyingErrorKey: error])
         }
     }
 }

@@ -384,8 +384,8 @@ struct PartialFile: Sendable {
     }
 }
 
-/// `close(2)`, by a name that ``PartialFile/close()`` doesn't hide.
-@discardableResult private func systemClose(_ descriptor: Int32) -> Int32 {
+/// `close(2)`, by a name that a type's own `close`, such as ``PartialFile/close()``, doesn't hide.
+@discardableResult func systemClose(_ descriptor: Int32) -> Int32 {
     close(descriptor)
 }
 

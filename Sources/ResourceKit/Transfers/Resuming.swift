@@ -255,8 +255,7 @@ enum ResumeSecret {
         {
             return secret
         }
-        var generator = SystemRandomNumberGenerator()
-        return (0..<CacheFile.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return CacheFile.randomBytes(CacheFile.saltLength)
     }()
 
     /// The directory that keeps it.

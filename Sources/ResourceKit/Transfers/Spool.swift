@@ -106,7 +106,7 @@
         static func close(_ descriptors: [Int32]) {
             guard !descriptors.isEmpty else { return }
             DispatchQueue.global().async {
-                for descriptor in descriptors { closeFile(descriptor) }
+                for descriptor in descriptors { systemClose(descriptor) }
             }
         }
 
@@ -156,10 +156,5 @@
                         + String(cString: strerror(code)) + "."
                 ])
         }
-    }
-
-    /// Closes the file `descriptor`.
-    private func closeFile(_ descriptor: Int32) {
-        close(descriptor)
     }
 #endif
