@@ -77,6 +77,28 @@ import Testing
         #expect(try files(in: directory).isEmpty)
     }
 
+    /// A file made under a umask stricter than `0600` is still the user's own and private, and is used.
+    ///
+    /// In a child process, as the umask is the whole process's.
+    @Test func aFileMadeUnderAStrictUmaskIsStillUsed() async throws {
+        guard let child = try await ChildProcess.run("umask", { try Self.filesMadeUnderAStrictUmask() }) else { return }
+        #expect(child.exitedNormally, "\(child.output.suffix(2_000))")
+        #expect(child.result == "made resumable 600")
+    }
+
+    /// Whether a download's temporary file and its resumable partial file are made under the umask `0277`, and the
+    /// latter's permission bits.
+    private static func filesMadeUnderAStrictUmask() throws -> String {
+        umask(0o277)
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("f")
+        let made = (try? PartialFile(for: destination)) == nil ? "refused" : "made"
+        let resumable = PartialFile(resumableFor: destination) == nil ? "not resumable" : "resumable"
+        let mode = ownership(of: directory.appendingPathComponent(".f.partial")).map { String($0.mode, radix: 8) }
+        return "\(made) \(resumable) \(mode ?? "none")"
+    }
+
     @Test(arguments: [
         [:], ["ETag": #"W/"v1""#], ["ETag": #""v1""#, "Content-Encoding": "gzip"], ["ETag": "unquoted"],
         ["Last-Modified": "Tue, 15 Nov 1994 08:12:31 GMT\r\nX-Injected: 1"],
@@ -149,7 +171,7 @@ import Testing
 /// A `GET` download that resumes its partial file through the pipeline: what it sends, what it does with each answer,
 /// and what it leaves on disk.
 @Suite struct ResumingTests {
-    private static let text = "hello world"
+    static let text = "hello world"
     private let url = baseURL.appendingPathComponent("video")
 
     /// `text` whole, with `etag`, its body breaking off after `hello ` when `breaks`.
@@ -175,7 +197,7 @@ import Testing
     }
 
     /// A server that breaks the first body off after `hello `, then honours `Range` and `If-Range` (``rest(for:)``).
-    private static func resumable() -> Downloads {
+    static func resumable() -> Downloads {
         Downloads { request, number in number == 1 ? whole(breaks: true) : rest(for: request) }
     }
 
@@ -499,27 +521,8 @@ import Testing
 /// A download's partial file and record in a directory other local users can write: only the user's own, private
 /// files resume, and nothing at their names holds the download.
 @Suite struct PlantedPartialFileTests {
-    private static let text = "hello world"
+    private static let text = ResumingTests.text
     private let url = baseURL.appendingPathComponent("video")
-
-    /// A server that breaks the first body off after `hello `, then answers every request with the whole body, or, to
-    /// a `Range` with the right `If-Range`, with the rest.
-    private static func server() -> Downloads {
-        Downloads { request, number in
-            let count = text.utf8.count
-            if let range = request.value(forHTTPHeaderField: "Range"),
-                request.value(forHTTPHeaderField: "If-Range") == #""v1""#,
-                let start = Int(range.dropFirst("bytes=".count).dropLast())
-            {
-                return Downloads.Answer(
-                    status: 206, headers: ["ETag": #""v1""#, "Content-Range": "bytes \(start)-\(count - 1)/\(count)"],
-                    chunks: [String(text.dropFirst(start))])
-            }
-            return Downloads.Answer(
-                status: 200, headers: ["ETag": #""v1""#, "Content-Length": "\(count)"],
-                chunks: number == 1 ? [String(text.prefix(6))] : [text], breaks: number == 1)
-        }
-    }
 
     /// Who owns the planted files, and their permission bits: the user's own files open to others, and, where the
     /// test may give a file away (as root), another user's.
@@ -541,7 +544,7 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("f")
-        let downloads = Self.server()
+        let downloads = ResumingTests.resumable()
         let webservice = Webservice(transport: downloads)
         let download = Resource<URL>(url: url, downloadingTo: destination)
         await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
@@ -572,15 +575,15 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("f")
-        let downloads = Self.server()
+        let downloads = ResumingTests.resumable()
         let webservice = Webservice(transport: downloads)
         let download = Resource<URL>(url: url, downloadingTo: destination)
         await #expect(throws: WebserviceError.self) { try await webservice.load(download) }
-        // What anyone who knows the URL can compute, in a file of the user's, private to them.
-        let digest = String(xxh64(Data(url.absoluteString.utf8)), radix: 16)
-        let forged = #"{"url":"\#(digest)","tag":"\#(digest)","validator":"\"v1\"","total":11}"#
+        // What anyone who knows the URL can compute: a record of this format tagged without the user's secret, in a
+        // file of the user's, private to them.
+        let forged = ResumeRecord(url: url.absoluteString, validator: #""v1""#, total: 11, secret: [])
         let record = directory.appendingPathComponent(".f.resume")
-        try Data(forged.utf8).write(to: record)
+        try JSONEncoder().encode(forged).write(to: record)
         #expect(chmod(record.path, 0o600) == 0)
 
         _ = try await webservice.load(download)

@@ -195,7 +195,7 @@ import Testing
     func theResourceTimeoutBoundsTheWholeLoadIncludingRetries() async throws {
         // The first 503 must be back before the timeout passes, which a loaded machine may take seconds for; a run
         // whose first answer came too late ends with it, as it should, and the next run allows more time.
-        for timeout in [2, 8, 32] as [TimeInterval] {
+        for timeout in [2, 6, 18] as [TimeInterval] {
             var resource = thing()
             resource.timeout = timeout
             // A 503 at once, then a server that never answers.
@@ -203,7 +203,9 @@ import Testing
             let policy = RetryPolicy(baseDelay: 0.001)
             let webservice = Self.webservice(stalling, clock: VirtualClock(), policy: policy)
             let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
-            guard await stalling.requests.count == 2 else { continue }
+            let sent = await stalling.requests.count
+            guard sent >= 2 else { continue }
+            #expect(sent == 2)
             #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
             return
         }

@@ -7,7 +7,9 @@
 
     /// What a stream's body holds while its reader is behind a writer that never waits, as curl's thread on Linux: the
     /// chunks past the memory backlog wait in an unnamed file, and every chunk reaches the reader once, in order.
-    @Suite(.timeLimit(.minutes(1))) struct StreamBacklogTests {
+    ///
+    /// Serialized: a test that looks for the spool's name in `TMPDIR` must not see another test's there for a moment.
+    @Suite(.serialized, .timeLimit(.minutes(1))) struct StreamBacklogTests {
         /// 4 MiB, each byte its offset's low bits times 31.
         ///
         /// Made by appending a block of 256, not byte by byte: a static is made while every other test that reads it
@@ -96,21 +98,29 @@
             let channel = BodyChannel(backlog: 16 << 10, spoolLimit: 1 << 20, spoolSegment: 64 << 10) {}
             let footprint = Mutex<Int64>(0)
             let read = Mutex(0)
+            let written = Mutex(0)
+            let readerGone = Mutex(false)
+            defer { readerGone.withLock { $0 = true } }
             DispatchQueue.global().async {
-                var written = 0
                 for _ in 0..<4 {
                     for chunk in Self.chunks {
                         // Half a mebibyte ahead at most, so the reader is never past the spool's limit.
-                        while written - read.withLock({ $0 }) > 512 << 10 { usleep(100) }
+                        while written.withLock({ $0 }) - read.withLock({ $0 }) > 512 << 10 {
+                            if readerGone.withLock({ $0 }) { return }
+                            usleep(100)
+                        }
                         channel.write(chunk)
-                        written += chunk.count
+                        written.withLock { $0 += chunk.count }
                         footprint.withLock { $0 = max($0, channel.spoolFootprint) }
                     }
                 }
                 channel.finish()
             }
+            // A quarter of a mebibyte waits before the first read: past the backlog, in the spool.
+            while written.withLock({ $0 }) < 256 << 10 { try await Task.sleep(for: .milliseconds(1)) }
             while let chunk = try await channel.next() { read.withLock { $0 += chunk.count } }
             #expect(read.withLock { $0 } == 4 * Self.whole.count)
+            #expect(footprint.withLock { $0 } > 0, "the spool was used")
             #expect(footprint.withLock { $0 } <= (1 << 20) + (64 << 10) + 8_192)
         }
 

@@ -40,6 +40,11 @@ func withAcknowledgingServer(
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
+            // A client that neither sends nor reads holds the server 10 s at most, not its shutdown forever.
+            var patience = timeval(tv_sec: 10, tv_usec: 0)
+            for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+                setsockopt(connection, SOL_SOCKET, option, &patience, socklen_t(MemoryLayout<timeval>.size))
+            }
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), read(connection, &byte, 1) == 1 { head.append(byte) }

@@ -12,6 +12,8 @@ struct ProgramResult {
 /// Runs `arguments` (a program found on `PATH`, then its arguments) with extra `environment` variables, and waits for
 /// it on a Dispatch thread, so the Swift tasks of this process (the test server's among them) keep running.
 ///
+/// A program still running after 10 minutes is killed: a child that hangs fails its test instead of holding the run.
+///
 /// - Throws: The error of starting the program.
 func runProgram(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramResult {
     let process = Process()
@@ -22,6 +24,10 @@ func runProgram(_ arguments: [String], environment: [String: String] = [:]) asyn
     process.standardOutput = output
     process.standardError = output
     try process.run()
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(600)) {
+        // A program that has exited is never running again, so its id, which may be reused, is left alone.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
     return await withCheckedContinuation { continuation in
         DispatchQueue.global().async {
             let printed = output.fileHandleForReading.readDataToEndOfFile()
