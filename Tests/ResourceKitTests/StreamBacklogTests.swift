@@ -68,8 +68,11 @@
             #expect(try await Self.readAll(channel) == Self.whole)
         }
 
-        @Test func aSlowReaderGetsEveryChunkInOrderWhileTheWriterGoesOn() async throws {
-            let channel = BodyChannel(backlog: 32 << 10) {}
+        /// Also with spool files of 4 KiB, so that the reader finishes files and catches up with chunks still being
+        /// written all along.
+        @Test(arguments: [Spool.segment, 4_096])
+        func aSlowReaderGetsEveryChunkInOrderWhileTheWriterGoesOn(spoolSegment: Int64) async throws {
+            let channel = BodyChannel(backlog: 32 << 10, spoolSegment: spoolSegment) {}
             DispatchQueue.global().async {
                 for chunk in Self.chunks { channel.write(chunk) }
                 channel.finish()

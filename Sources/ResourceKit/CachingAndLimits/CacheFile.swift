@@ -220,13 +220,7 @@ enum CacheFile {
     private static func readExactly(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
         throws
     {
-        var done = 0
-        while done < buffer.count, let start = buffer.baseAddress {
-            let result = pread(descriptor, start + done, buffer.count - done, off_t(offset + done))
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw Corrupt() }
-            done += result
-        }
+        guard readAll(descriptor, into: buffer, at: Int64(offset)) else { throw Corrupt() }
     }
 
     /// Appends little-endian numbers and length-prefixed texts.

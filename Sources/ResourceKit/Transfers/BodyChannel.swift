@@ -64,6 +64,7 @@
         /// Takes the next chunk, on the writer's thread, which it never makes wait.
         func write(_ data: Data) {
             var failed = false
+            var spooled: Spool.Placement?
             let (due, settled) = state.withLock { state -> (DueProgress?, (() -> Void)?) in
                 guard state.end == nil else { return (nil, nil) }
                 if let taker = state.taker {
@@ -72,33 +73,69 @@
                 }
                 do {
                     guard state.body != nil else {
-                        try keep(data, in: &state)
+                        spooled = try keep(data, in: &state)
                         return (nil, nil)
                     }
                     return (try state.body?.append(Chunk.data(data)), nil)
                 } catch {
-                    state.end = .failure(error)
-                    failed = true
-                    return (nil, Self.settle(&state))
+                    return (nil, Self.fail(&state, with: error, failed: &failed))
                 }
             }
             due?.report()
             if failed { stop() }
             settled?()
+            if let spooled { spool(data, at: spooled) }
         }
 
         /// Keeps `data` for a reader still to come, or a stream's reader that is behind: after the chunks that wait
-        /// already, in memory while fewer than `backlog` bytes wait there and none on disk, on disk otherwise.
-        private func keep(_ data: Data, in state: inout State) throws {
+        /// already, in memory while fewer than `backlog` bytes wait there and none on disk; otherwise returns where in
+        /// the spool to write it, outside the lock.
+        private func keep(_ data: Data, in state: inout State) throws -> Spool.Placement? {
             let spooling = (state.spool?.unread ?? 0) > 0
             guard let backlog, spooling || state.waiting + Self.weight(of: data) > backlog else {
                 state.early.append(data)
                 state.waiting += Self.weight(of: data)
-                return
+                return nil
             }
             if state.spool == nil { state.spool = Spool(limit: spoolLimit, segment: spoolSegment) }
-            try state.spool?.append(data)
+            return try state.spool?.reserve(data.count)
         }
+
+        /// Writes `data` into the spool at `placement` without the lock, so that a reader never waits for a disk, then
+        /// counts it; a reader that found nothing to read meanwhile gets it.
+        private func spool(_ data: Data, at placement: Spool.Placement) {
+            let written = Result { try Spool.write(data, at: placement) }
+            var failed = false
+            let (closing, settled) = state.withLock { state -> ([Int32], (() -> Void)?) in
+                switch written {
+                case .success(let descriptor):
+                    let closing = state.spool?.commit(data.count, to: descriptor, at: placement) ?? [descriptor]
+                    guard let taker = state.taker, let piece = state.spool?.next(atMost: Self.pieceSize) else {
+                        return (closing, nil)
+                    }
+                    state.taker = nil
+                    return (closing, { self.take(piece, for: taker) })
+                case .failure(let error):
+                    let closing = state.spool?.abandon(data.count, at: placement) ?? []
+                    guard state.end == nil else { return (closing, nil) }
+                    return (closing, Self.fail(&state, with: error, failed: &failed))
+                }
+            }
+            Spool.close(closing)
+            if failed { stop() }
+            settled?()
+        }
+
+        /// Ends the body in `state` with `error`, noting that the transfer is to be stopped, and returns what hands
+        /// its reader the end, to run outside the lock.
+        private static func fail(_ state: inout State, with error: any Error, failed: inout Bool) -> (() -> Void)? {
+            state.end = .failure(error)
+            failed = true
+            return settle(&state)
+        }
+
+        /// The most bytes a stream's reader takes from the spool at once.
+        private static let pieceSize = 1 << 18
 
         /// The error of a stream whose reader fell more than `backlog` behind its server.
         static func backlogExceeded(_ backlog: String) -> URLError {
@@ -130,7 +167,7 @@
                             state.waiting -= Self.weight(of: chunk)
                             return { taker.resume(returning: chunk) }
                         }
-                        if let piece = state.spool?.next(atMost: 1 << 18) {
+                        if let piece = state.spool?.next(atMost: Self.pieceSize) {
                             return { self.take(piece, for: taker) }
                         }
                         switch state.end {
