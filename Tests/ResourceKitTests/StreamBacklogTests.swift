@@ -127,6 +127,17 @@
             #expect(footprint.withLock { $0 } <= (1 << 20) + (64 << 10) + 8_192)
         }
 
+        /// An empty chunk is no chunk: it reaches no reader, and reserves nothing in the spool.
+        @Test func anEmptyChunkIsNotHandedOver() async throws {
+            let channel = BodyChannel(backlog: 1_024) {}
+            channel.write(Data())
+            channel.write(Data("b".utf8))
+            channel.write(Data())
+            channel.finish()
+            #expect(try await channel.next() == Data("b".utf8))
+            #expect(try await channel.next() == nil)
+        }
+
         @Test func theSpoolHasNoNameAnotherProcessCouldOpen() throws {
             let directory = FileManager.default.temporaryDirectory
             let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)

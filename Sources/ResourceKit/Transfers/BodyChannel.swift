@@ -61,8 +61,10 @@
             }
         }
 
-        /// Takes the next chunk, on the writer's thread, which it never makes wait.
+        /// Takes the next chunk, on the writer's thread, which it never makes wait; an empty one changes nothing.
         func write(_ data: Data) {
+            // An empty chunk would reserve nothing in the spool: the file the reader just finished would stay first.
+            guard !data.isEmpty else { return }
             var failed = false
             var spooled: Spool.Placement?
             let (due, settled) = state.withLock { state -> (DueProgress?, (() -> Void)?) in
@@ -201,8 +203,16 @@
                     Spool.close(read.map { [$0] } ?? [])
                     taker.resume(returning: chunk)
                 } catch {
-                    Spool.close(self.state.withLock { $0.spool?.removeAll() ?? [] })
-                    self.cancel(error)
+                    // Emptied and ended at once: no chunk the writer adds in between waits in a new file.
+                    var failed = false
+                    let (closing, settled) = self.state.withLock { state -> ([Int32], (() -> Void)?) in
+                        let closing = state.spool?.removeAll() ?? []
+                        guard state.end == nil else { return (closing, nil) }
+                        return (closing, Self.fail(&state, with: error, failed: &failed))
+                    }
+                    Spool.close(closing)
+                    if failed { self.stop() }
+                    settled?()
                     taker.resume(throwing: error)
                 }
             }

@@ -63,7 +63,8 @@
         /// The bytes its files hold on disk.
         var footprint: Int64 { files.reduce(0) { $0 + $1.end } }
 
-        /// Reserves the place of `count` bytes after those written, for the writer to write there outside the lock.
+        /// Reserves the place of `count` bytes after those written, more than 0, for the writer to write there outside
+        /// the lock.
         ///
         /// - Throws: ``BodyChannel/backlogExceeded(_:)`` when the reader would be more than the spool's limit behind.
         mutating func reserve(_ count: Int) throws -> Placement {
