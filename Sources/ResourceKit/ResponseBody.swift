@@ -4,16 +4,18 @@ import Foundation
     import NIOCore
 #endif
 
-/// A response body as a transport delivers it: whole, or as chunks while they arrive.
+/// A response body as a transport delivers it: whole, or as chunks while they arrive; an `AsyncSequence` of its chunks.
 ///
 /// A ``Transport`` returns it with the response's head from ``Transport/send(_:context:)``; ``Webservice`` then reads
 /// it once, enforcing the body limit, saving a download to its file and reporting progress as the chunks arrive, the
-/// same way for every transport. See <doc:Transports>.
+/// same way for every transport. A transport that wraps another reads it as a sequence, or whole with
+/// ``collect(upTo:)``, and returns it or a body made of what it read. See <doc:Transports>.
 ///
 /// ```swift
-/// return (head, ResponseBody(chunks))  // any `AsyncSequence` of `Data`, read as the web service asks for it
+/// let (head, body) = try await inner.send(request, context: context)
+/// return (head, ResponseBody(body.map { chunk in log(chunk.count); return chunk }))
 /// ```
-public struct ResponseBody: Sendable {
+public struct ResponseBody: AsyncSequence, Sendable {
     /// Where the bytes come from.
     enum Storage: Sendable {
         /// All of them at once.
@@ -114,6 +116,51 @@ public struct ResponseBody: Sendable {
             arriving.breakOff(error)
             throw error
         }
+    }
+
+    /// Reads the chunks in order; a body is read once.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private var reader: ChunkReader?
+        private let body: ResponseBody
+
+        init(_ body: ResponseBody) {
+            self.body = body
+        }
+
+        public mutating func next() async throws -> Data? {
+            if reader == nil { reader = body.reader() }
+            switch try await reader?.next() {
+            case .data(let data): return data
+            #if AsyncHTTPClient
+                case .buffer(let buffer): return Data(buffer.readableBytesView)
+            #endif
+            case nil: return nil
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(self)
+    }
+
+    /// The whole body, read to its end, or ``WebserviceError/Reason/bodyTooLarge(limit:)`` once it has more than
+    /// `limit` bytes, which stops its transfer.
+    public func collect(upTo limit: Int) async throws -> Data {
+        if case .whole(let data) = storage {
+            guard data.count <= limit else { throw WebserviceError(.bodyTooLarge(limit: limit)) }
+            return data
+        }
+        let reader = reader()
+        var data = Data()
+        while let chunk = try await reader.next() {
+            guard chunk.count <= limit - data.count else {
+                let error = WebserviceError(.bodyTooLarge(limit: limit))
+                cancel(error)
+                throw error
+            }
+            chunk.withUnsafeBytes { data.append(contentsOf: $0) }
+        }
+        return data
     }
 }
 

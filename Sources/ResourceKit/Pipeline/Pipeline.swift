@@ -22,14 +22,19 @@ import Foundation
 /// 9. The resource validates and parses the response.
 ///
 /// See <doc:MiddlewareChain>.
-enum Pipeline {
-    /// The steps 3 to 8 as one function, built once for a web service rather than once a load.
-    static func build(
+struct Pipeline: Sendable {
+    /// The path of a load whose body the web service reads whole, or into its file.
+    let load: Middleware.Next
+    /// The path of a stream's load: the same layers, the response returned at its head with its body unread.
+    let stream: Middleware.Next
+
+    /// The steps 3 to 8, built once for a web service rather than once a load.
+    init(
         middleware: [any Middleware],
         cache: ResponseCache?,
         limiter: LoadLimiter?,
         transport: any Transport
-    ) -> Middleware.Next {
+    ) {
         var layers = middleware
         // Without middleware, no layer adds a credential a load may not carry.
         if !middleware.isEmpty { layers.append(Uncredentialed()) }
@@ -40,12 +45,15 @@ enum Pipeline {
             if middleware.contains(where: { $0 is DistributedTracing }) { layers.append(ClientSpan()) }
         #endif
         layers.append(Observing())
-        let sending = Sending(transport: transport)
-        var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
-        for layer in layers.reversed() {
-            next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
+        func chain(_ sending: Sending) -> Middleware.Next {
+            var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
+            for layer in layers.reversed() {
+                next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
+            }
+            return next
         }
-        return next
+        load = chain(Sending(transport: transport, readsBody: true))
+        stream = chain(Sending(transport: transport, readsBody: false))
     }
 }
 

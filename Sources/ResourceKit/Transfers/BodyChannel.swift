@@ -31,7 +31,7 @@
             /// How the body ended: written whole, or failed.
             var end: Result<Void, any Error>?
             /// The reader waiting for the end.
-            var reader: CheckedContinuation<ArrivingBody, any Error>?
+            var reader: CheckedContinuation<ArrivingBody?, any Error>?
         }
 
         private let state = Mutex(State())
@@ -235,16 +235,43 @@
 
         /// Reads the whole body into `body` as it is written, and returns it once it ended; cancelling the calling
         /// task stops the transfer.
+        ///
+        /// Chunks that waited on disk before the reader came are read first, one at a time, as a stream's are.
         func read(into body: ArrivingBody) async throws -> ArrivingBody {
+            var body = body
+            while true {
+                if let read = try await attach(body) { return read }
+                let chunk: Data?
+                do {
+                    chunk = try await next()
+                } catch {
+                    body.breakOff(error)
+                    throw error
+                }
+                guard let chunk else { return body }
+                do {
+                    try body.append(Chunk.data(chunk))?.report()
+                } catch {
+                    cancel(error)
+                    body.breakOff(error)
+                    throw error
+                }
+            }
+        }
+
+        /// Reads the rest of the body into `body` on the writer's thread, and returns it once it ended; `nil` at once,
+        /// with nothing read, while chunks wait on disk.
+        private func attach(_ body: ArrivingBody) async throws -> ArrivingBody? {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     var failed = false
                     let (reports, settled) = state.withLock { state -> ([DueProgress], (() -> Void)?) in
+                        if (state.spool?.unread ?? 0) > 0 { return ([], { continuation.resume(returning: nil) }) }
                         var body = body
                         var reports: [DueProgress] = []
                         // Also for a body that broke off: a resumable download keeps the bytes that arrived.
                         do {
-                            for chunk in state.early {
+                            for chunk in state.early[state.taken...] {
                                 if let due = try body.append(Chunk.data(chunk)) { reports.append(due) }
                             }
                         } catch {
@@ -252,6 +279,8 @@
                             state.end = .failure(error)
                         }
                         state.early = []
+                        state.taken = 0
+                        state.waiting = 0
                         state.body = body
                         state.reader = continuation
                         return (reports, Self.settle(&state))

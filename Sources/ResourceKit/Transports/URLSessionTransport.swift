@@ -26,7 +26,7 @@ public final class URLSessionTransport: Transport {
     /// Whether the trust policy pins keys, so that only `https` URLs may be sent.
     private let sendsOnlyHTTPS: Bool
     /// The header fields sent with each request that doesn't set them itself.
-    let addedHeaders: [String: String]
+    public let additionalHeaderFields: [String: String]
 
     /// Creates a transport with its own session for `configuration`.
     ///
@@ -69,7 +69,7 @@ public final class URLSessionTransport: Transport {
     private init(configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>, checked: CheckedTrust?) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
-        addedHeaders = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
+        additionalHeaderFields = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
         configuration.httpAdditionalHeaders = nil
         session = URLSession(
             configuration: configuration,
@@ -98,13 +98,13 @@ public final class URLSessionTransport: Transport {
         self.session = session
         ownsSession = false
         sendsOnlyHTTPS = false
-        addedHeaders = Self.additionalHeaders(of: session.configuration, adding: [:])
+        additionalHeaderFields = Self.additionalHeaders(of: session.configuration, adding: [:])
     }
 
     /// Whether the session would add credentials to a request for `url` that the request can't leave out: header
     /// fields of a caller's session that aren't safe (``isSafeHeader(_:extra:)``), or, on Linux, where
     /// FoundationNetworking ignores `httpShouldHandleCookies`, cookies it holds for `url`.
-    func addsOwnCredentials(to url: URL) -> Bool {
+    public func addsCredentials(to url: URL) -> Bool {
         let configuration = session.configuration
         if (configuration.httpAdditionalHeaders ?? [:]).keys.contains(where: { !isSafeHeader("\($0)") }) {
             return true
@@ -124,23 +124,6 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Sends `request` through the session and returns the body and the response.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try request.requireHTTP()
-        try requireSecure(request)
-        let request = prepared(request)
-        #if canImport(FoundationNetworking)
-            if let delegate = session.delegate as? SessionDelegate {
-                let (head, body) = try await delegate.send(request, in: session, transfer: nil)
-                var read = try await body.read(into: ArrivingBody())
-                let (data, _, _) = try read.finish()
-                guard let response = head.httpURLResponse() else { throw URLError(.badServerResponse) }
-                return (data, response)
-            }
-        #endif
-        return try await send(request, limit: nil)
-    }
-
     /// Sends `request` as it is: ``Webservice`` set the header fields this transport adds, or took them off.
     ///
     /// On Linux, with its own session, the head comes as soon as it arrives and the body follows as curl reads it;
@@ -151,8 +134,8 @@ public final class URLSessionTransport: Transport {
         #if canImport(FoundationNetworking)
             if let delegate = session.delegate as? SessionDelegate {
                 return try await delegate.send(
-                    request, in: session, maxBodySize: context.streams ? nil : context.maxBodySize,
-                    backlog: context.streams ? Self.streamBacklog : nil, transfer: context.transfer)
+                    request, in: session, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
+                    transfer: context.transfer)
             }
         #endif
         return try await sendWhole(request, context: context) { request in
@@ -160,8 +143,8 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// On Linux, the bytes of a stream's body that may wait for its loop in memory before they wait on disk: curl's
-    /// thread can't wait for the loop without stalling every other load of the process (<doc:StreamingResponses>).
+    /// On Linux, the bytes of a body that may wait for its reader in memory before they wait on disk: curl's thread
+    /// can't wait for a stream's loop without stalling every other load of the process (<doc:StreamingResponses>).
     static let streamBacklog = 1 << 20
 
     /// Sends `request` through the session with a per-task delegate that enforces `limit`.
@@ -187,21 +170,6 @@ public final class URLSessionTransport: Transport {
     private func requireSecure(_ request: URLRequest) throws {
         guard sendsOnlyHTTPS, let url = request.url, url.scheme?.lowercased() != "https" else { return }
         throw CheckedTrust.cleartext(url)
-    }
-
-    /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
-    ///
-    /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too, and sends them
-    /// through ``send(_:context:)``, which doesn't add them again: a request without credentials stays so.
-    func prepared(_ request: URLRequest) -> URLRequest {
-        let fields = request.allHTTPHeaderFields ?? [:]
-        let missing = addedHeaders.filter { added in !fields.keys.contains { sameHeaderName($0, added.key) } }
-        guard !missing.isEmpty else { return request }
-        var request = request
-        for (name, value) in missing {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        return request
     }
 
     /// `defaults` with the configuration's `httpAdditionalHeaders` as strings, which win over a default of the same
