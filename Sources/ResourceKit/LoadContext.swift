@@ -81,8 +81,9 @@ public struct LoadContext: Sendable {
     /// are read; `nil` when the body is the request's `httpBody`.
     public var bodyFile: URL? { transfer?.upload }
 
-    /// The size of ``bodyFile`` in bytes, read now, for a `Content-Length`; `nil` without one. It throws when the file
-    /// is missing or not a regular file.
+    /// The size of ``bodyFile`` in bytes, read now, for a `Content-Length`; `nil` without one.
+    ///
+    /// It throws when the file is missing or not a regular file, as the load would.
     public var bodyFileLength: Int64? {
         get throws { try transfer?.uploadSize() }
     }

@@ -4,18 +4,18 @@ import Foundation
     import NIOCore
 #endif
 
-/// A response body as a transport delivers it: whole, or as chunks while they arrive; an `AsyncSequence` of its chunks.
+/// A response body as a transport delivers it: whole, or as chunks while they arrive.
 ///
 /// A ``Transport`` returns it with the response's head from ``Transport/send(_:context:)``; ``Webservice`` then reads
 /// it once, enforcing the body limit, saving a download to its file and reporting progress as the chunks arrive, the
-/// same way for every transport. A transport that wraps another reads it as a sequence, or whole with
+/// same way for every transport. A transport that wraps another reads its ``chunks``, or the whole body with
 /// ``collect(upTo:)``, and returns it or a body made of what it read. See <doc:Transports>.
 ///
 /// ```swift
 /// let (head, body) = try await inner.send(request, context: context)
-/// return (head, ResponseBody(body.map { chunk in log(chunk.count); return chunk }))
+/// return (head, ResponseBody(body.chunks.map { chunk in log(chunk.count); return chunk }))
 /// ```
-public struct ResponseBody: AsyncSequence, Sendable {
+public struct ResponseBody: Sendable {
     /// Where the bytes come from.
     enum Storage: Sendable {
         /// All of them at once.
@@ -118,29 +118,35 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
-    /// Reads the chunks in order; a body is read once.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        private var reader: ChunkReader?
-        private let body: ResponseBody
+    /// The body's chunks as they arrive, read once: for a transport that wraps another, or a stream of your own.
+    ///
+    /// A body is read once, by whoever reads it first: its chunks, ``collect(upTo:)`` or the web service.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    public var chunks: some AsyncSequence<Data, any Error> & Sendable { Chunks(body: self) }
 
-        init(_ body: ResponseBody) {
-            self.body = body
-        }
+    /// The chunks of `body`, as `Data`.
+    private struct Chunks: AsyncSequence, Sendable {
+        let body: ResponseBody
 
-        public mutating func next() async throws -> Data? {
-            if reader == nil { reader = body.reader() }
-            switch try await reader?.next() {
-            case .data(let data): return data
-            #if AsyncHTTPClient
-                case .buffer(let buffer): return Data(buffer.readableBytesView)
-            #endif
-            case nil: return nil
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var reader: ChunkReader?
+            let body: ResponseBody
+
+            mutating func next() async throws -> Data? {
+                if reader == nil { reader = body.reader() }
+                switch try await reader?.next() {
+                case .data(let data): return data
+                #if AsyncHTTPClient
+                    case .buffer(let buffer): return Data(buffer.readableBytesView)
+                #endif
+                case nil: return nil
+                }
             }
         }
-    }
 
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(self)
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(body: body)
+        }
     }
 
     /// The whole body, read to its end, or ``WebserviceError/Reason/bodyTooLarge(limit:)`` once it has more than

@@ -98,8 +98,10 @@ extension Transport {
         }
     }
 
+    /// None.
     public var additionalHeaderFields: [String: String] { [:] }
 
+    /// `false`: the transport adds no credentials of its own.
     public func addsCredentials(to url: URL) -> Bool { false }
 }
 
