@@ -22,10 +22,8 @@ public struct ResponseBody: Sendable {
         case whole(Data)
         /// A function that makes the one reader of the chunks.
         case chunks(@Sendable () -> ChunkReader)
-        #if canImport(FoundationNetworking)
-            /// Chunks a transport writes on its own thread (``BodyChannel``).
-            case channel(BodyChannel.Hold)
-        #endif
+        /// Chunks a transport writes on its own thread (``BodyChannel``).
+        case channel(BodyChannel.Hold)
     }
 
     let storage: Storage
@@ -49,12 +47,10 @@ public struct ResponseBody: Sendable {
         storage = .chunks(reader)
     }
 
-    #if canImport(FoundationNetworking)
-        /// A body that a transport writes into `channel`.
-        init(_ channel: BodyChannel) {
-            storage = .channel(BodyChannel.Hold(channel))
-        }
-    #endif
+    /// A body that a transport writes into `channel`.
+    init(_ channel: BodyChannel) {
+        storage = .channel(BodyChannel.Hold(channel))
+    }
 
     /// This body, keeping `holder` alive until its reader, or the body itself if nobody reads it, is gone.
     func holding(_ holder: some AnyObject & Sendable) -> ResponseBody {
@@ -69,9 +65,7 @@ public struct ResponseBody: Sendable {
 
     /// Stops a body nobody will read, with `error`: a transport writing it on its own thread stops the transfer.
     func cancel(_ error: any Error) {
-        #if canImport(FoundationNetworking)
-            if case .channel(let hold) = storage { hold.channel.cancel(error) }
-        #endif
+        if case .channel(let hold) = storage { hold.channel.cancel(error) }
     }
 
     /// The one reader of the body's chunks, for a stream; a body that arrived whole is one chunk.
@@ -85,10 +79,8 @@ public struct ResponseBody: Sendable {
             }
         case .chunks(let makeReader):
             return makeReader()
-        #if canImport(FoundationNetworking)
-            case .channel(let hold):
-                return ChunkReader { try await hold.channel.next().map(Chunk.data) }
-        #endif
+        case .channel(let hold):
+            return ChunkReader { try await hold.channel.next().map(Chunk.data) }
         }
     }
 
@@ -103,16 +95,12 @@ public struct ResponseBody: Sendable {
             case .chunks(let makeReader):
                 let reader = makeReader()
                 while let chunk = try await reader.next() { try arriving.append(chunk)?.report() }
-            #if canImport(FoundationNetworking)
-                case .channel(let hold): return try await hold.channel.read(into: arriving)
-            #endif
+            case .channel(let hold): return try await hold.channel.read(into: arriving)
             }
             return arriving
         } catch {
-            #if canImport(FoundationNetworking)
-                // The channel ended its own copy of the body already: its file is closed, kept or removed.
-                if case .channel = storage { throw error }
-            #endif
+            // The channel ended its own copy of the body already: its file is closed, kept or removed.
+            if case .channel = storage { throw error }
             arriving.breakOff(error)
             throw error
         }

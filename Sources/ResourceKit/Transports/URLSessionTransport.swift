@@ -81,8 +81,8 @@ public final class URLSessionTransport: Transport {
         sendsOnlyHTTPS = checked?.pins.isEmpty == false
     }
 
-    /// The queue for the own session's delegate: on Linux one that runs each call on curl's thread (``InlineQueue``);
-    /// elsewhere `URLSession`'s own.
+    /// The queue for the own session's delegate, whose calls never wait: on Linux one that runs each call on curl's
+    /// thread (``InlineQueue``); on Apple platforms the serial queue `URLSession` makes for `nil`.
     private static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
             InlineQueue()
@@ -110,12 +110,10 @@ public final class URLSessionTransport: Transport {
             return true
         }
         #if canImport(FoundationNetworking)
-            guard configuration.httpShouldSetCookies, let cookies = configuration.httpCookieStorage?.cookies(for: url)
-            else { return false }
-            return !cookies.isEmpty
-        #else
-            return false
+            let cookies = configuration.httpShouldSetCookies ? configuration.httpCookieStorage?.cookies(for: url) : nil
+            if cookies?.isEmpty == false { return true }
         #endif
+        return false
     }
 
     deinit {
@@ -126,40 +124,31 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` as it is: ``Webservice`` set the header fields this transport adds, or took them off.
     ///
-    /// On Linux, with its own session, the head comes as soon as it arrives and the body follows as curl reads it;
-    /// otherwise the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
+    /// With its own session, the head comes as soon as it arrives and the body follows as the session reads it; with
+    /// a caller's session, the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
     public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         try request.requireHTTP()
         try requireSecure(request)
-        #if canImport(FoundationNetworking)
-            if let delegate = session.delegate as? SessionDelegate {
-                return try await delegate.send(
-                    request, in: session, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
-                    transfer: context.transfer)
-            }
-        #endif
+        if let delegate = session.delegate as? SessionDelegate {
+            return try await delegate.send(
+                request, in: session, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
+                transfer: context.transfer)
+        }
         return try await sendWhole(request, context: context) { request in
             try await send(request, limit: context.maxBodySize)
         }
     }
 
-    /// On Linux, the bytes of a body that may wait for its reader in memory before they wait on disk: curl's thread
-    /// can't wait for a stream's loop without stalling every other load of the process (<doc:StreamingResponses>).
+    /// The bytes of a body that may wait for its reader in memory before they wait on disk: the delegate's thread never
+    /// waits for a stream's loop (on Linux, curl's would stall every other load of the process; see
+    /// <doc:StreamingResponses>).
     static let streamBacklog = 1 << 20
 
-    /// Sends `request` through the session with a per-task delegate that enforces `limit`.
+    /// Sends `request` through a caller's session with a per-task delegate that enforces `limit`.
     private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
         do {
             return try await session.data(for: request, delegate: limit.map(BodySizeLimiter.init))
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
-            #if !canImport(FoundationNetworking)
-                // The delegate cancels a connection whose server its trust policy refuses.
-                if let delegate = session.delegate as? SessionDelegate, let url = request.url,
-                    let refused = await delegate.refusals.refusal(of: url)
-                {
-                    throw refused
-                }
-            #endif
             // Nothing but the limiter cancels the task while the caller's task goes on.
             guard let limit else { throw error }
             throw WebserviceError(.bodyTooLarge(limit: limit))
