@@ -77,7 +77,7 @@ public struct LoadContext: Sendable {
     /// ``Resource/progress``.
     public var progress: (@Sendable (TransferProgress) -> Void)? { transfer?.progress }
 
-    /// The file the request's body is read from (``RequestBody/file(_:)``), whose bytes the transport sends as they
+    /// The file the request's body is read from (``RequestBody/file(_:contentType:)``), whose bytes the transport sends as they
     /// are read; `nil` when the body is the request's `httpBody`.
     public var bodyFile: URL? { transfer?.upload }
 

@@ -109,7 +109,6 @@ public struct ResponseBody: Sendable {
     /// The body's chunks as they arrive, read once: for a transport that wraps another, or a stream of your own.
     ///
     /// A body is read once, by whoever reads it first: its chunks, ``collect(upTo:)`` or the web service.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public var chunks: some AsyncSequence<Data, any Error> & Sendable { Chunks(body: self) }
 
     /// The chunks of `body`, as `Data`.

@@ -102,7 +102,7 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Whether the session would add credentials to a request for `url` that the request can't leave out: header
-    /// fields of a caller's session that aren't safe (``isSafeHeader(_:extra:)``), or, on Linux, where
+    /// fields of a caller's session that aren't safe to send to another origin, or, on Linux, where
     /// FoundationNetworking ignores `httpShouldHandleCookies`, cookies it holds for `url`.
     public func addsCredentials(to url: URL) -> Bool {
         let configuration = session.configuration
