@@ -102,8 +102,8 @@ public struct Webservice: Sendable {
     package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
         var request = try request(for: resource)
-        // Without a cache nothing is stored, nor ever a stream or a download: a load that may use only a stored
-        // response fails here.
+        // Without a cache nothing is stored, nor ever a download: a load that may use only a stored response fails
+        // here.
         if resource.cachePolicy == .storedOnly, cache == nil || resource.destination != nil {
             throw WebserviceError(.notStored).failing(request)
         }
