@@ -10,7 +10,7 @@ import Testing
     private actor Probe {
         private(set) var started = 0
         private(set) var cancelled = 0
-        private var finished = false
+        private(set) var finished = false
 
         /// Runs the work: `started`'s count, once finished.
         func work() async throws -> Int {
@@ -31,17 +31,28 @@ import Testing
     private let probe = Probe()
     private let shared = SharedWork<String, Int>()
 
+    /// Finishes the work after 10 s, should a regression keep a caller waiting for it, so the test fails instead of
+    /// hanging; cancel it when the test ends.
+    private func safetyNet() -> Task<Void, Never> {
+        Task { [probe] in
+            guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+            await probe.finish()
+        }
+    }
+
     /// A caller of the work for `key`, in a task of its own.
     private func caller(_ key: String = "a") -> Task<Int, any Error> {
         Task { [probe, shared] in try await shared.value(for: key) { try await probe.work() }.value }
     }
 
     @Test func aCancelledCallerStopsWaitingAtOnceAndTheOthersStillGetTheValue() async throws {
+        let net = safetyNet()
+        defer { net.cancel() }
         let (leaving, staying) = (caller(), caller())
         try await eventually("both callers wait for one run") { await shared.waiters(for: "a") == 2 }
         leaving.cancel()
-        // The work is still running: the cancelled caller doesn't wait for it.
         await #expect(throws: CancellationError.self) { try await leaving.value }
+        #expect(await !probe.finished, "the cancelled caller waited for the work")
         #expect(await shared.waiters(for: "a") == 1)
         await probe.finish()
         #expect(try await staying.value == 1)
@@ -50,6 +61,8 @@ import Testing
     }
 
     @Test func theLastCallerToLeaveCancelsTheWorkAndTheNextStartsAnew() async throws {
+        let net = safetyNet()
+        defer { net.cancel() }
         let callers = [caller(), caller()]
         try await eventually("both callers wait for one run") { await shared.waiters(for: "a") == 2 }
         for caller in callers { caller.cancel() }
@@ -82,6 +95,11 @@ import Testing
 
     @Test func aCallerStopsWaitingForWorkThatIgnoresCancellation() async throws {
         let latch = Latch()
+        let net = Task {
+            guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+            await latch.open()
+        }
+        defer { net.cancel() }
         let caller = Task {
             try await SharedWork<Int, Int>.value(before: Uptime.now() + 3_600_000_000_000) {
                 await latch.wait()
@@ -91,6 +109,7 @@ import Testing
         try await eventually("the work waits") { await latch.isWaiting }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(await latch.isWaiting, "the caller waited for the work")
         await latch.open()
     }
 
@@ -101,6 +120,9 @@ import Testing
 
         func wait() async { await withCheckedContinuation { waiting = $0 } }
 
-        func open() { waiting?.resume() }
+        func open() {
+            waiting?.resume()
+            waiting = nil
+        }
     }
 }
