@@ -315,6 +315,15 @@ import Testing
         #expect(try files(in: folder.url) == [CacheFolder.saltName] + others)
     }
 
+    @Test func aCachesWorkAndItsFileIORunOnItsOwnQueueOffTheCooperativePool() async throws {
+        defer { folder.delete() }
+        let cache = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+        #expect(await cache.runsOnItsQueue)
+        await folder.cacheRecording("a", cache)
+        #expect(await cache.lookup(CacheFolder.request("a")).found != nil)
+        #expect(await ResponseCache(byteLimit: 1_000).runsOnItsQueue)
+    }
+
     @Test func aReleasedCachesDirectoryOpensAgainAtOnceWhileItsBackgroundRevalidationHangs() async throws {
         defer { folder.delete() }
         let gate = Gate()

@@ -24,6 +24,16 @@ public actor ResponseCache {
     /// The number of stored responses, fresh or stale.
     public var count: Int { storage.count }
 
+    /// Where the cache runs: a serial queue of its own, as a persistent cache's file I/O may wait on a disk.
+    private let executor = QueueExecutor(label: "ResourceKit.ResponseCache")
+
+    /// The executor the cache runs on: a serial Dispatch queue of its own, off Swift's cooperative pool, so that a
+    /// persistent cache waiting on its disk holds up no other task.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Whether the cache's work runs on its own queue: for tests.
+    var runsOnItsQueue: Bool { executor.isCurrent }
+
     private let now: @Sendable () -> Date
     private var storage: any CacheStorage
     /// The background revalidations in flight (`stale-while-revalidate`), by the key of the response each revalidates.

@@ -1,0 +1,32 @@
+import Dispatch
+
+/// Runs an actor's jobs, one at a time, on a serial Dispatch queue of its own, off Swift's cooperative pool: for an
+/// actor whose work waits on files, such as a persistent ``ResponseCache``, while the pool's few threads serve every
+/// task of the process (see also `offCooperativePool`).
+final class QueueExecutor: SerialExecutor {
+    private let queue: DispatchQueue
+    private let marker = DispatchSpecificKey<Bool>()
+
+    /// Creates an executor on a new serial queue named `label`.
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: marker, value: true)
+    }
+
+    /// Whether the caller runs on this executor's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(UnownedJob(job))
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+}
