@@ -10,6 +10,11 @@ actor LoadLimiter {
         var place: AsyncStream<Void>.Continuation
     }
 
+    /// Where the limiter runs: a serial queue of its own, which ``leaveNow()`` can wait on from synchronous code.
+    private let executor = QueueExecutor(label: "ResourceKit.LoadLimiter")
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// The most loads that send requests at once; at least 1.
     nonisolated let maxConcurrentLoads: Int
 
@@ -67,6 +72,13 @@ actor LoadLimiter {
             leave()
             throw CancellationError()
         }
+    }
+
+    /// ``leave()`` from synchronous code, such as a stream's place that its body gives back in its `deinit`: done when
+    /// it returns, without a task.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    nonisolated func leaveNow() {
+        executor.sync { assumeIsolated { $0.leave() } }
     }
 
     /// Gives a place back: straight to the first waiting load, or back to the pool when none waits.

@@ -16,6 +16,16 @@ final class QueueExecutor: SerialExecutor {
     /// Whether the caller runs on this executor's queue.
     var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
 
+    /// Runs `body` on the queue, or at once when the caller already runs there, and returns when it has: for
+    /// synchronous code, such as a `deinit`, that must act as the actor (with `assumeIsolated`).
+    func sync<Result>(_ body: () -> Result) -> Result {
+        isCurrent ? body() : queue.sync(execute: body)
+    }
+
+    func checkIsolated() {
+        precondition(isCurrent, "not on the executor's queue")
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job))

@@ -22,14 +22,18 @@ struct Limiting: Middleware {
         }
         // A stream keeps its place until its body ends or is dropped: its connection is in use until then.
         if context.streams, case .success(var response) = outcome, let body = response.stream {
-            response.stream = body.holding(Place(limiter: limiter))
-            return response
+            // Streams need macOS 15 or iOS 18: there is no stream before.
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                response.stream = body.holding(Place(limiter: limiter))
+                return response
+            }
         }
         await limiter.leave()
         return try outcome.get()
     }
 
-    /// A stream's place under the limit, given back when the last holder lets it go.
+    /// A stream's place under the limit, given back when the last holder lets it go, before its `deinit` returns.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private final class Place: Sendable {
         let limiter: LoadLimiter
 
@@ -38,7 +42,7 @@ struct Limiting: Middleware {
         }
 
         deinit {
-            Task { [limiter] in await limiter.leave() }
+            limiter.leaveNow()
         }
     }
 }
