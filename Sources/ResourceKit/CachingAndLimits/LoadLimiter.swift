@@ -3,8 +3,10 @@
 /// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` makes one; copies of that web service share it. The rules
 /// are in <doc:LoadingResources>.
 actor LoadLimiter {
-    /// A load waiting for a place, and how to hand it one: a stream that ends at once when the load's task is
-    /// cancelled, so no other task needs to end its wait.
+    /// A load waiting for a place, and how to hand it one.
+    ///
+    /// The place comes through a stream that ends at once when the load's task is cancelled, so no other task needs
+    /// to end its wait.
     private struct Waiter {
         var id: UInt64
         var place: AsyncStream<Void>.Continuation
@@ -74,8 +76,9 @@ actor LoadLimiter {
         }
     }
 
-    /// ``leave()`` from synchronous code, such as a stream's place that its body gives back in its `deinit`: done when
-    /// it returns, without a task.
+    /// ``leave()`` from synchronous code, done when it returns, without a task.
+    ///
+    /// A stream's body gives its place back this way in its `deinit`.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     nonisolated func leaveNow() {
         executor.sync { assumeIsolated { $0.leave() } }

@@ -27,8 +27,9 @@ public actor ResponseCache {
     /// Where the cache runs: a serial queue of its own, as a persistent cache's file I/O may wait on a disk.
     private let executor = QueueExecutor(label: "ResourceKit.ResponseCache")
 
-    /// The executor the cache runs on: a serial Dispatch queue of its own, off Swift's cooperative pool, so that a
-    /// persistent cache waiting on its disk holds up no other task.
+    /// The executor the cache runs on: a serial Dispatch queue of its own, off Swift's cooperative pool.
+    ///
+    /// A persistent cache waiting on its disk holds up no other task; see <doc:FilesOnDisk>.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Whether the cache's work runs on its own queue: for tests.
@@ -173,15 +174,16 @@ public actor ResponseCache {
         storage.insert(Entry(response: response, stored: now()), for: key)
     }
 
-    /// The most background revalidations in flight at once; a stale response that finds this many answers without
-    /// one.
+    /// The most background revalidations in flight at once.
+    ///
+    /// A stale response that finds this many in flight answers without one.
     static let maxRevalidations = 4
 
-    /// Revalidates `request`'s stored response in a task of the cache's own, unless one already does or
-    /// ``maxRevalidations`` are in flight: `send` sends the conditional request, and its answer is kept as a load's
-    /// would be; `revalidated` hears of a `304` that confirmed the stored response.
+    /// Revalidates `request`'s stored response in a task of the cache's own.
     ///
-    /// The task holds no reference to the cache while it waits, and is cancelled when the cache is released: the
+    /// Nothing happens when a revalidation of it is in flight already, or ``maxRevalidations`` are. `send` sends the
+    /// conditional request, and its answer is kept as a load's would be; `revalidated` hears of a `304` that confirmed
+    /// the stored response. The task holds no reference to the cache while it waits, and is cancelled when the cache is released: the
     /// directory of a persistent cache can be opened again at once.
     func revalidateInBackground(
         _ request: URLRequest,

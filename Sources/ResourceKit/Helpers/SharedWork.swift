@@ -1,9 +1,9 @@
 import Dispatch
 
-/// Work that any number of callers await and any of them may abandon: one run at a time for each key, started by the
-/// first caller and shared by every caller that asks for the same key while it is in flight.
+/// Work that any number of callers await and any of them may abandon.
 ///
-/// A caller that is cancelled, or whose deadline passes, stops waiting at once, without stopping the run for the
+/// There is one run at a time for each key, started by the first caller and shared by every caller that asks for the
+/// same key while it is in flight. A caller that is cancelled, or whose deadline passes, stops waiting at once, without stopping the run for the
 /// others; when the last caller leaves, the run is cancelled and forgotten, so the next caller starts a new one. The
 /// run's task is owned: it ends with its work, which is cancelled when nobody waits for it any more, and it is never
 /// awaited by a caller that left, so a caller's cancellation or deadline holds even for work that ignores
@@ -62,8 +62,9 @@ actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
         return (value, joined?.started ?? false)
     }
 
-    /// Adds `outcome` to the callers of the run for `key`, starting one that does `work` if none is in flight; `nil`
-    /// for a caller already cancelled, which waits for nothing.
+    /// Adds `outcome` to the callers of the run for `key`, starting one that does `work` if none is in flight.
+    ///
+    /// - Returns: The run and the waiter, or `nil` for a caller already cancelled, which waits for nothing.
     private func join(
         _ key: Key,
         _ outcome: AsyncStream<Outcome>.Continuation,
@@ -109,8 +110,9 @@ actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
 }
 
 extension SharedWork where Key == Int {
-    /// The value of `work`, run for this caller alone, or ``DeadlinePassed`` as soon as `deadline` passes (the work is
-    /// then cancelled, and not waited for).
+    /// The value of `work`, run for this caller alone, until `deadline`.
+    ///
+    /// - Throws: ``DeadlinePassed`` as soon as `deadline` passes; the work is then cancelled, and not waited for.
     static func value(before deadline: UInt64, of work: @escaping @Sendable () async throws -> Value) async throws
         -> Value
     {

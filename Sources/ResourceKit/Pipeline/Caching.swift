@@ -78,13 +78,15 @@ struct Caching: Middleware {
     /// The longest a background revalidation may take, in seconds, a place under the load limit included.
     static let backgroundTimeout: TimeInterval = 60
 
-    /// The most seconds before the load's deadline that the cache stops waiting for the network when a stored response
-    /// answers a failure: a tenth of the time left, at most this, so that its answer reaches the caller before the
-    /// resource's timeout ends the load.
+    /// How long before the load's deadline, at most, the cache stops waiting when a stored response answers a failure.
+    ///
+    /// It stops a tenth of the time left before the deadline, at most this many seconds, so that the stored answer
+    /// reaches the caller before the resource's timeout ends the load.
     static let fallbackMargin: TimeInterval = 0.1
 
-    /// `next` for `request`, within the load's deadline less the ``fallbackMargin``: the stored response answers when
-    /// it passes (<doc:WorkingOffline>).
+    /// `next` for `request`, within the load's deadline less the ``fallbackMargin``.
+    ///
+    /// The stored response answers when it passes (<doc:WorkingOffline>).
     ///
     /// - Throws: `SharedWork`'s `DeadlinePassed` when the deadline passes first, or what `next` throws.
     private static func send(_ request: URLRequest, withinDeadlineOf context: LoadContext, _ next: @escaping Next)
@@ -100,9 +102,10 @@ struct Caching: Middleware {
         }
     }
 
-    /// Revalidates `found` in a task the cache owns, unless one already does, while it answers the load
-    /// (`stale-while-revalidate`): the task reports no progress, isn't cancelled with the load, ends within
-    /// ``backgroundTimeout``, and is cancelled when the cache is released.
+    /// Revalidates `found` in a task the cache owns while it answers the load (`stale-while-revalidate`).
+    ///
+    /// The task reports no progress, isn't cancelled with the load, ends within ``backgroundTimeout``, and is
+    /// cancelled when the cache is released.
     private func revalidateInBackground(
         _ found: ResponseCache.Found,
         _ request: URLRequest,
