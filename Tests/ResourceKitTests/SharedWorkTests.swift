@@ -89,7 +89,6 @@ import Testing
         await #expect(throws: SharedWork<Int, Int>.DeadlinePassed.self) {
             try await SharedWork<Int, Int>.value(before: start + 50_000_000) { try await probe.work() }
         }
-        #expect(Uptime.seconds(since: start) < 5)
         try await eventually("the work's task was cancelled and ended") { await probe.cancelled == 1 }
     }
 

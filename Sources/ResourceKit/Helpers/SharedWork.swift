@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Work that any number of callers await and any of them may abandon.
 ///
 /// There is one run at a time for each key, started by the first caller and shared by every caller that asks for the
@@ -44,12 +42,26 @@ actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
         otherwise work: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, started: Bool) {
         let (outcomes, outcome) = AsyncStream.makeStream(of: Outcome.self, bufferingPolicy: .bufferingOldest(1))
-        let timer = deadline.map { deadline in
-            let timer = DispatchWorkItem { outcome.yield(.failure(DeadlinePassed())) }
-            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline), execute: timer)
-            return timer
+        guard let deadline else { return try await value(for: key, outcomes, outcome, work) }
+        // A child task that the group cancels once the caller has an outcome yields the deadline's into the stream.
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let now = Uptime.now()
+                if deadline > now { try await Task.sleep(nanoseconds: deadline - now) }
+                outcome.yield(.failure(DeadlinePassed()))
+            }
+            defer { group.cancelAll() }
+            return try await value(for: key, outcomes, outcome, work)
         }
-        defer { timer?.cancel() }
+    }
+
+    /// The first of `outcomes`, whose continuation is `outcome`, once the caller joined the run for `key`.
+    private nonisolated func value(
+        for key: Key,
+        _ outcomes: AsyncStream<Outcome>,
+        _ outcome: AsyncStream<Outcome>.Continuation,
+        _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> (value: Value, started: Bool) {
         // The stream's iterator ends at once when the caller is cancelled, with the outcome if it came first.
         var first = outcomes.makeAsyncIterator()
         let joined = await join(key, outcome, work)
