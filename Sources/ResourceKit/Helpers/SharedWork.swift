@@ -1,13 +1,13 @@
 /// Work that any number of callers await and any of them may abandon.
 ///
 /// There is one run at a time for each key, started by the first caller and shared by every caller that asks for the
-/// same key while it is in flight. A caller that is cancelled, or whose deadline passes, stops waiting at once, without stopping the run for the
+/// same key while it is in flight. A caller that is cancelled stops waiting at once, without stopping the run for the
 /// others; when the last caller leaves, the run is cancelled and forgotten, so the next caller starts a new one. The
 /// run's task is owned: it ends with its work, which is cancelled when nobody waits for it any more, and it is never
-/// awaited by a caller that left, so a caller's cancellation or deadline holds even for work that ignores
-/// cancellation.
+/// awaited by a caller that left, so a caller's cancellation holds even for work that ignores cancellation.
 ///
-/// The timeout (one caller, with a deadline), the credential store's fetch and ``Deduplication``'s flights use it.
+/// The credential store's fetch and ``Deduplication``'s flights share runs; the timeout, and the cache's fallback at
+/// the timeout, run work for one caller with a deadline (``value(before:of:)``).
 actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
     /// What a caller that waited until its deadline throws.
     struct DeadlinePassed: Error {}
@@ -31,47 +31,22 @@ actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
     ///
     /// - Parameters:
     ///   - key: What callers share the run by.
-    ///   - deadline: When, a reading of `Uptime`, the caller stops waiting; `nil` for no deadline.
     ///   - work: The work a new run does; not called when the caller joins one.
     /// - Returns: The run's value, and whether this caller started the run.
-    /// - Throws: The run's error; `CancellationError` as soon as the caller is cancelled; ``DeadlinePassed`` as soon as
-    ///   `deadline` passes.
+    /// - Throws: The run's error, or `CancellationError` as soon as the caller is cancelled.
     nonisolated func value(
         for key: Key,
-        before deadline: UInt64? = nil,
         otherwise work: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, started: Bool) {
         let (outcomes, outcome) = AsyncStream.makeStream(of: Outcome.self, bufferingPolicy: .bufferingOldest(1))
-        guard let deadline else { return try await value(for: key, outcomes, outcome, work) }
-        // A child task that the group cancels once the caller has an outcome yields the deadline's into the stream.
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                let now = Uptime.now()
-                if deadline > now { try await Task.sleep(nanoseconds: deadline - now) }
-                outcome.yield(.failure(DeadlinePassed()))
-            }
-            defer { group.cancelAll() }
-            return try await value(for: key, outcomes, outcome, work)
-        }
-    }
-
-    /// The first of `outcomes`, whose continuation is `outcome`, once the caller joined the run for `key`.
-    private nonisolated func value(
-        for key: Key,
-        _ outcomes: AsyncStream<Outcome>,
-        _ outcome: AsyncStream<Outcome>.Continuation,
-        _ work: @escaping @Sendable () async throws -> Value
-    ) async throws -> (value: Value, started: Bool) {
         // The stream's iterator ends at once when the caller is cancelled, with the outcome if it came first.
         var first = outcomes.makeAsyncIterator()
         let joined = await join(key, outcome, work)
-        let arrived = await first.next()
-        guard case .success(let value)? = arrived else {
+        guard let arrived = await first.next() else {
             if let joined { await leave(key, run: joined.run, waiter: joined.waiter) }
-            if case .failure(let error)? = arrived { throw error }
             throw CancellationError()
         }
-        return (value, joined?.started ?? false)
+        return (try arrived.get(), joined?.started ?? false)
     }
 
     /// Adds `outcome` to the callers of the run for `key`, starting one that does `work` if none is in flight.
@@ -95,10 +70,11 @@ actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
         lastID += 1
         let id = lastID
         runs[key] = Run(id: id, waiters: [waiter: outcome])
-        runs[key]?.task = Task {
+        // Not isolated to the table: the work starts at once, without waiting for it.
+        runs[key]?.task = Task { [weak self] in
             let outcome: Outcome
             do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
-            self.land(key, id, outcome)
+            await self?.land(key, id, outcome)
         }
         return (id, waiter, true)
     }
@@ -124,10 +100,28 @@ actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
 extension SharedWork where Key == Int {
     /// The value of `work`, run for this caller alone, until `deadline`.
     ///
+    /// With one caller there is nothing to share: the work's task is the caller's to cancel when it leaves.
+    ///
     /// - Throws: ``DeadlinePassed`` as soon as `deadline` passes; the work is then cancelled, and not waited for.
     static func value(before deadline: UInt64, of work: @escaping @Sendable () async throws -> Value) async throws
         -> Value
     {
-        try await SharedWork().value(for: 0, before: deadline, otherwise: work).value
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Outcome.self, bufferingPolicy: .bufferingOldest(1))
+        let run = Task {
+            do { outcome.yield(.success(try await work())) } catch { outcome.yield(.failure(error)) }
+        }
+        defer { run.cancel() }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let now = Uptime.now()
+                if deadline > now { try await Task.sleep(nanoseconds: deadline - now) }
+                outcome.yield(.failure(DeadlinePassed()))
+            }
+            defer { group.cancelAll() }
+            // The stream's iterator ends at once when the caller is cancelled, with the outcome if it came first.
+            var first = outcomes.makeAsyncIterator()
+            guard let arrived = await first.next() else { throw CancellationError() }
+            return try arrived.get()
+        }
     }
 }
