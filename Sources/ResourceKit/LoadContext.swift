@@ -21,9 +21,6 @@ public struct LoadContext: Sendable {
     public var name: String?
     /// When the resource's ``Resource/timeout`` passes, a reading of `Uptime`; `nil` without one.
     var deadline: UInt64?
-    /// What ends the load when its timeout passes instead of `URLError(.timedOut)`, if a layer offers it; `nil`
-    /// without a timeout.
-    var timeoutAnswer: TimeoutAnswer?
     /// The resource's ``Resource/maxBodySize``: the largest body the transport may accept, in bytes.
     public var maxBodySize: Int?
     /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.

@@ -238,6 +238,39 @@ import Testing
         try await eventually("the new response was stored") { (try? await f.load(.storedOnly)) == "2" }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func backgroundRevalidationsAreOnePerResponseAndAtMostFourAtOnce() async throws {
+        let f = Fixture()
+        await f.origin.set(cacheControl: "max-age=60, stale-while-revalidate=600")
+        let feeds = (0..<6).map { f.feed(path: "feed\($0)") }
+        for feed in feeds { _ = try await f.service.load(feed) }
+        f.clock.advance(61)
+        await f.origin.hold()
+        for index in Array(feeds.indices) + Array(feeds.indices) {
+            #expect(try await f.service.load(feeds[index]) == "\(index + 1)")
+        }
+        try await eventually("four revalidations were sent") { await f.origin.waiting == 4 }
+        await f.origin.release()
+        try await eventually("the revalidations were stored") { await f.origin.count == 10 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await f.origin.count == 10)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aBackgroundRevalidationIsCancelledWhenItsCacheIsReleased() async throws {
+        let hanging = HangingOrigin()
+        do {
+            let service = Webservice(
+                transport: StubTransport.answering(.computed { _ in try await hanging.answer() }),
+                cache: ResponseCache(byteLimit: 1_000_000))
+            let feed = Fixture().feed()
+            #expect(try await service.load(feed) == "stored")
+            #expect(try await service.load(feed) == "stored")
+            try await eventually("the background revalidation was sent") { await hanging.requests == 2 }
+        }
+        try await eventually("the revalidation was cancelled with the cache") { await hanging.cancelled == 1 }
+    }
+
     // MARK: stale-if-error
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -344,9 +377,9 @@ private struct Fixture {
         try await service.load(feed(policy))
     }
 
-    /// The resource for `…/feed` under `policy`, whose model is the origin's answer number.
-    func feed(_ policy: CachePolicy = .http) -> Resource<String> {
-        var resource = Resource(url: baseURL.appendingPathComponent("feed")) { String(decoding: $0, as: UTF8.self) }
+    /// The resource for `…/path` under `policy`, whose model is the origin's answer number.
+    func feed(_ policy: CachePolicy = .http, path: String = "feed") -> Resource<String> {
+        var resource = Resource(url: baseURL.appendingPathComponent(path)) { String(decoding: $0, as: UTF8.self) }
         resource.cachePolicy = policy
         return resource
     }
@@ -424,6 +457,27 @@ private actor Origin {
         }
         count += 1
         return .status(200, headers: headers, body: Data(String(count).utf8))
+    }
+}
+
+/// A server whose first answer may be stored and is stale at once, for `stale-while-revalidate`, and which answers no
+/// later request: each waits until its task is cancelled.
+private actor HangingOrigin {
+    private(set) var requests = 0
+    private(set) var cancelled = 0
+
+    func answer() async throws -> StubAnswer {
+        requests += 1
+        if requests > 1 {
+            do {
+                try await Task.sleep(for: .seconds(3_600))
+            } catch {
+                cancelled += 1
+                throw error
+            }
+        }
+        let headers = ["Cache-Control": "max-age=0, stale-while-revalidate=600"]
+        return .status(200, headers: headers, body: Data("stored".utf8))
     }
 }
 

@@ -84,4 +84,37 @@ import Testing
         let recovered = try await store.refreshed(after: later.generation)
         #expect(recovered.credential == "token-3")
     }
+
+    /// A provider whose first fetch hangs until its task is cancelled, and whose later ones answer `token-<n>`.
+    private actor HangingProvider {
+        private(set) var fetches = 0
+        private(set) var cancelled = 0
+
+        func fetch() async throws -> String {
+            fetches += 1
+            let number = fetches
+            if number == 1 {
+                do {
+                    try await Task.sleep(for: .seconds(3_600))
+                } catch {
+                    cancelled += 1
+                    throw error
+                }
+            }
+            return "token-\(number)"
+        }
+    }
+
+    @Test func theFetchIsCancelledWhenEveryCallerLeftAndChangesNothing() async throws {
+        let provider = HangingProvider()
+        let store = CredentialStore<String> { _ in try await provider.fetch() }
+        let callers = (0..<3).map { _ in Task { try await store.credential() } }
+        try await eventually("the fetch started") { await provider.fetches == 1 }
+        for caller in callers { caller.cancel() }
+        for caller in callers { await #expect(throws: CancellationError.self) { try await caller.value } }
+        try await eventually("the fetch was cancelled") { await provider.cancelled == 1 }
+        // The cancelled fetch is no failure: the next caller fetches anew, as the first generation.
+        let next = try await store.credential()
+        #expect(next.credential == "token-2" && next.generation == 1)
+    }
 }

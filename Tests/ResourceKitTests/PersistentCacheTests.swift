@@ -315,6 +315,43 @@ import Testing
         #expect(try files(in: folder.url) == [CacheFolder.saltName] + others)
     }
 
+    @Test func aCachesWorkAndItsFileIORunOnItsOwnQueueOffTheCooperativePool() async throws {
+        defer { folder.delete() }
+        let cache = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+        #expect(await cache.runsOnItsQueue)
+        await folder.cacheRecording("a", cache)
+        #expect(await cache.lookup(CacheFolder.request("a")).found != nil)
+        #expect(await ResponseCache(byteLimit: 1_000).runsOnItsQueue)
+    }
+
+    @Test func aReleasedCachesDirectoryOpensAgainAtOnceWhileItsBackgroundRevalidationHangs() async throws {
+        defer { folder.delete() }
+        let gate = Gate()
+        let resource = Resource(url: baseURL.appendingPathComponent("feed")) { String(decoding: $0, as: UTF8.self) }
+        do {
+            let server = server
+            let service = Webservice(
+                transport: StubTransport.answering(
+                    .computed { request in
+                        // The revalidation never gets an answer, and its wait ignores cancellation.
+                        if await server.answer(request) > 1 { try await gate.pass("revalidation") }
+                        let headers = ["Cache-Control": "max-age=0, stale-while-revalidate=600"]
+                        return .status(200, headers: headers, body: Data("stored".utf8))
+                    }),
+                cache: try ResponseCache(directory: folder.url, byteLimit: 1_000_000))
+            #expect(try await service.load(resource) == "stored")
+            #expect(try await service.load(resource) == "stored")
+            try await eventually("the background revalidation was sent") { await gate.started.count == 1 }
+        }
+        // No retry: the cache is gone as soon as its web service is, its revalidation cancelled.
+        let reopened = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
+        let offline = Webservice(transport: StubTransport.answering(.status(503)), cache: reopened)
+        var stored = resource
+        stored.cachePolicy = .storedOnly
+        #expect(try await offline.load(stored) == "stored")
+        await gate.open("revalidation")
+    }
+
     @Test func existingDirectoryOpenToOthersIsMadePrivate() throws {
         defer { folder.delete() }
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)

@@ -1,7 +1,8 @@
 import Foundation
-import ResourceKit
 import ResourceKitTesting
 import Testing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -152,6 +153,22 @@ struct StreamLoadingTests {
             #expect(live == [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "1")])
             #expect(replayed == live)
         }
+    }
+
+    @Test func aStreamDroppedUnreadGivesItsPlaceBack() async throws {
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        let webservice = Webservice(transport: Live(chunks: chunks), maxConcurrentLoads: 1)
+        let limiter = try #require(webservice.limiter)
+        do {
+            let stream = try await webservice.load(Self.lines)
+            #expect(await limiter.loadsInFlight == 1)
+            _ = stream
+        }
+        #expect(await limiter.loadsInFlight == 0)
+        writer.finish()
+        #expect(
+            try await webservice.load(Resource<Data>(url: URL(string: "https://api.example.com/other")!))
+                == Data("ok".utf8))
     }
 
     @Test func aStreamHoldsItsPlaceUnderTheLimitUntilItsBodyEnds() async throws {

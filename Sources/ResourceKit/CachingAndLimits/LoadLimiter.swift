@@ -3,11 +3,19 @@
 /// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` makes one; copies of that web service share it. The rules
 /// are in <doc:LoadingResources>.
 actor LoadLimiter {
-    /// A load waiting for a place, and how to wake it.
+    /// A load waiting for a place, and how to hand it one.
+    ///
+    /// The place comes through a stream that ends at once when the load's task is cancelled, so no other task needs
+    /// to end its wait.
     private struct Waiter {
         var id: UInt64
-        var continuation: CheckedContinuation<Void, any Error>
+        var place: AsyncStream<Void>.Continuation
     }
+
+    /// Where the limiter runs: a serial queue of its own, which ``leaveNow()`` can wait on from synchronous code.
+    private let executor = QueueExecutor(label: "ResourceKit.LoadLimiter")
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// The most loads that send requests at once; at least 1.
     nonisolated let maxConcurrentLoads: Int
@@ -49,18 +57,16 @@ actor LoadLimiter {
         if loadsInFlight < maxConcurrentLoads {
             loadsInFlight += 1
         } else {
+            try Task.checkCancellation()
             let id = nextWaiterID
             nextWaiterID += 1
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    if Task.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                    } else {
-                        waiters.append(Waiter(id: id, continuation: continuation))
-                    }
-                }
-            } onCancel: {
-                Task { await self.cancelWaiter(id) }
+            let (places, place) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingOldest(1))
+            waiters.append(Waiter(id: id, place: place))
+            var handed = places.makeAsyncIterator()
+            guard await handed.next() != nil else {
+                // Cancelled before a place came: no place can come any more (``leave()`` skips this waiter).
+                waiters.removeAll { $0.id == id }
+                throw CancellationError()
             }
         }
         // A task cancelled just as it was handed a place gives the place on instead of sending its request.
@@ -70,18 +76,21 @@ actor LoadLimiter {
         }
     }
 
-    /// Gives a place back: straight to the first waiting load, or back to the pool when none waits.
-    func leave() {
-        if waiters.isEmpty {
-            loadsInFlight -= 1
-        } else {
-            waiters.removeFirst().continuation.resume()
-        }
+    /// ``leave()`` from synchronous code, done when it returns, without a task.
+    ///
+    /// A stream's body gives its place back this way in its `deinit`.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    nonisolated func leaveNow() {
+        executor.sync { assumeIsolated { $0.leave() } }
     }
 
-    /// Ends the wait of a cancelled load, if it is still waiting.
-    private func cancelWaiter(_ id: UInt64) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+    /// Gives a place back: straight to the first waiting load, or back to the pool when none waits.
+    func leave() {
+        while !waiters.isEmpty {
+            let waiter = waiters.removeFirst()
+            // A waiter whose task was cancelled has stopped waiting: the place goes to the next.
+            if case .enqueued = waiter.place.yield() { return }
+        }
+        loadsInFlight -= 1
     }
 }

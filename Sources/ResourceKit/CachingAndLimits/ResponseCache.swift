@@ -24,10 +24,21 @@ public actor ResponseCache {
     /// The number of stored responses, fresh or stale.
     public var count: Int { storage.count }
 
+    /// Where the cache runs: a serial queue of its own, as a persistent cache's file I/O may wait on a disk.
+    private let executor = QueueExecutor(label: "ResourceKit.ResponseCache")
+
+    /// The executor the cache runs on: a serial Dispatch queue of its own, off Swift's cooperative pool.
+    ///
+    /// A persistent cache waiting on its disk holds up no other task; see <doc:FilesOnDisk>.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Whether the cache's work runs on its own queue: for tests.
+    var runsOnItsQueue: Bool { executor.isCurrent }
+
     private let now: @Sendable () -> Date
     private var storage: any CacheStorage
-    /// The requests whose stored response is being revalidated in the background (`stale-while-revalidate`).
-    private var revalidating: Set<Key> = []
+    /// The background revalidations in flight (`stale-while-revalidate`), by the key of the response each revalidates.
+    private var revalidations: [Key: Task<Void, Never>] = [:]
     /// Counts the calls of ``removeAll()``: a response that a load asked for before the last one is not stored.
     private var generation = 0
 
@@ -163,15 +174,58 @@ public actor ResponseCache {
         storage.insert(Entry(response: response, stored: now()), for: key)
     }
 
-    /// Marks `request`'s stored response as being revalidated in the background; `false` when it is already.
-    func startRevalidating(_ request: URLRequest) -> Bool {
-        guard let key = Key(request) else { return false }
-        return revalidating.insert(key).inserted
+    /// The most background revalidations in flight at once.
+    ///
+    /// A stale response that finds this many in flight answers without one.
+    static let maxRevalidations = 4
+
+    /// Revalidates `request`'s stored response in a task of the cache's own.
+    ///
+    /// Nothing happens when a revalidation of it is in flight already, or ``maxRevalidations`` are. `send` sends the
+    /// conditional request, and its answer is kept as a load's would be; `revalidated` hears of a `304` that confirmed
+    /// the stored response. The task holds no reference to the cache while it waits, and is cancelled when the cache is released: the
+    /// directory of a persistent cache can be opened again at once.
+    func revalidateInBackground(
+        _ request: URLRequest,
+        generation: Int,
+        hasValidators: Bool,
+        send: @escaping @Sendable () async throws -> Response,
+        revalidated: @escaping @Sendable () -> Void
+    ) {
+        guard let key = Key(request), revalidations[key] == nil, revalidations.count < Self.maxRevalidations else {
+            return
+        }
+        revalidations[key] = Task { [weak self] in
+            let response = try? await send()
+            await self?.settle(key, request, response, generation: generation, hasValidators: hasValidators) {
+                revalidated()
+            }
+        }
     }
 
-    /// Ends the background revalidation of `request`'s stored response.
-    func finishRevalidating(_ request: URLRequest) {
-        if let key = Key(request) { revalidating.remove(key) }
+    /// Ends the background revalidation for `key`, keeping its `response`, if one arrived.
+    private func settle(
+        _ key: Key,
+        _ request: URLRequest,
+        _ response: Response?,
+        generation: Int,
+        hasValidators: Bool,
+        revalidated: () -> Void
+    ) {
+        revalidations[key] = nil
+        guard let response else { return }
+        if response.statusCode == 304, hasValidators {
+            if revalidate(request, with: response, generation: generation) != nil { revalidated() }
+        } else if let stored = StoredResponse(response) {
+            record(stored, for: request, generation: generation)
+        }
+    }
+
+    /// How many background revalidations are in flight: for tests.
+    var revalidationCount: Int { revalidations.count }
+
+    deinit {
+        for revalidation in revalidations.values { revalidation.cancel() }
     }
 }
 

@@ -14,7 +14,7 @@ actor CredentialStore<Credential: Sendable> {
     /// The refresh that failed last, and the generation it gave the rejected credential, until one succeeds.
     private var failure: (generation: Int, error: any Error)?
     /// The fetch or refresh in flight, which every caller awaits.
-    private var inFlight: Task<Issued, any Error>?
+    private let fetches = SharedWork<Int, Issued>()
 
     /// Creates a store whose credentials come from `fetch`, given the rejected credential when it refreshes one.
     init(fetch: @escaping @Sendable (_ rejected: Credential?) async throws -> Credential) {
@@ -44,34 +44,31 @@ actor CredentialStore<Credential: Sendable> {
     }
 
     private func issue(replacing rejected: Credential?) async throws -> (issued: Issued, started: Bool) {
-        if let inFlight { return (try await Self.value(of: inFlight), false) }
-        let next = (current?.generation ?? 0) + 1
-        let fetch = self.fetch
-        // The task updates the store itself before it ends, so a waiter that resumes first and is rejected at once
-        // finds the credential it was rejected with as the current one, not the fetch it just waited for.
-        let task = Task { () throws -> Issued in
-            defer { self.inFlight = nil }
-            do {
-                let issued = (try await fetch(rejected), next)
-                (self.current, self.failure) = (issued, nil)
-                return issued
-            } catch {
-                if let current = self.current {
-                    self.current = (current.credential, next)
-                    self.failure = (next, error)
-                }
-                throw error
-            }
-        }
-        inFlight = task
-        return (try await Self.value(of: task), true)
+        // A caller that is cancelled stops waiting at once; the fetch goes on for the others, and is cancelled when
+        // every caller left.
+        let fetched = try await fetches.value(for: 0) { [self] in try await self.fetchCredential(replacing: rejected) }
+        return (fetched.value, fetched.started)
     }
 
-    /// The value of `task`, or `CancellationError` as soon as the caller is cancelled: the fetch goes on for the
-    /// others, but a load whose user went away doesn't wait for a slow provider.
-    private static func value(of task: Task<Issued, any Error>) async throws -> Issued {
-        let (results, result) = AsyncStream.makeStream(of: Result<Issued, any Error>.self)
-        Task { result.yield(await task.result) }
-        return try await firstOutcome(of: results, result)
+    /// Fetches a credential to replace `rejected` (the first one when `nil`), and makes it the current one.
+    ///
+    /// It updates the store itself before it returns, so a waiter that resumes first and is rejected at once finds
+    /// the credential it was rejected with as the current one, not the fetch it just waited for. A fetch cancelled
+    /// because every caller left changes nothing.
+    private func fetchCredential(replacing rejected: Credential?) async throws -> Issued {
+        let next = (current?.generation ?? 0) + 1
+        do {
+            let credential = try await fetch(rejected)
+            try Task.checkCancellation()
+            let issued = (credential, next)
+            (current, failure) = (issued, nil)
+            return issued
+        } catch {
+            if !Task.isCancelled, let current {
+                self.current = (current.credential, next)
+                self.failure = (next, error)
+            }
+            throw error
+        }
     }
 }

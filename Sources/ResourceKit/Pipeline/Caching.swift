@@ -38,14 +38,12 @@ struct Caching: Middleware {
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
         let fallsBack = policy == .networkElseStored || found.servableIfError
-        // The resource's timeout ends the load above this layer: the stored response answers it then, too.
-        if fallsBack, let timeoutAnswer = context.timeoutAnswer {
-            await timeoutAnswer.offer { try answer(found, to: request, policy: policy, context: context) }
-        }
         let response: Response
         do {
-            response = try await next(sent, context)
+            response = try await fallsBack ? Self.send(sent, withinDeadlineOf: context, next) : next(sent, context)
         } catch let error as WebserviceError where fallsBack && error.isTransportFailure {
+            return try answer(found, to: request, policy: policy, context: context)
+        } catch is SharedWork<Int, Response>.DeadlinePassed {
             return try answer(found, to: request, policy: policy, context: context)
         }
         if response.statusCode == 304, !found.response.validators.isEmpty {
@@ -80,9 +78,34 @@ struct Caching: Middleware {
     /// The longest a background revalidation may take, in seconds, a place under the load limit included.
     static let backgroundTimeout: TimeInterval = 60
 
-    /// Revalidates `found` in a task of its own, unless one already does, while it answers the load
-    /// (`stale-while-revalidate`): the task reports no progress, isn't cancelled with the load, and ends within
-    /// ``backgroundTimeout``.
+    /// How long before the load's deadline, at most, the cache stops waiting when a stored response answers a failure.
+    ///
+    /// It stops a tenth of the time left before the deadline, at most this many seconds, so that the stored answer
+    /// reaches the caller before the resource's timeout ends the load.
+    static let fallbackMargin: TimeInterval = 0.1
+
+    /// `next` for `request`, within the load's deadline less the ``fallbackMargin``.
+    ///
+    /// The stored response answers when it passes (<doc:WorkingOffline>).
+    ///
+    /// - Throws: `SharedWork`'s `DeadlinePassed` when the deadline passes first, or what `next` throws.
+    private static func send(_ request: URLRequest, withinDeadlineOf context: LoadContext, _ next: @escaping Next)
+        async throws -> Response
+    {
+        guard let deadline = context.deadline else { return try await next(request, context) }
+        let now = Uptime.now()
+        let left = deadline > now ? deadline - now : 0
+        var context = context
+        context.deadline = deadline - min(left / 10, Uptime.nanoseconds(fallbackMargin))
+        return try await SharedWork<Int, Response>.value(before: context.deadline ?? deadline) { [context] in
+            try await next(request, context)
+        }
+    }
+
+    /// Revalidates `found` in a task the cache owns while it answers the load (`stale-while-revalidate`).
+    ///
+    /// The task reports no progress, isn't cancelled with the load, ends within ``backgroundTimeout``, and is
+    /// cancelled when the cache is released.
     private func revalidateInBackground(
         _ found: ResponseCache.Found,
         _ request: URLRequest,
@@ -90,23 +113,16 @@ struct Caching: Middleware {
         generation: Int,
         next: @escaping Next
     ) async {
-        guard await cache.startRevalidating(request) else { return }
         var context = context
         context.transfer = nil
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
-        let cache = cache
-        Task { [context, sent] in
-            if let response = try? await Timeout.run(within: Self.backgroundTimeout, sent, context: context, next) {
-                if response.statusCode == 304, !found.response.validators.isEmpty {
-                    if await cache.revalidate(request, with: response, generation: generation) != nil {
-                        context.report(.revalidated, for: request)
-                    }
-                } else if let stored = ResponseCache.StoredResponse(response) {
-                    await cache.record(stored, for: request, generation: generation)
-                }
-            }
-            await cache.finishRevalidating(request)
+        await cache.revalidateInBackground(
+            request, generation: generation, hasValidators: !found.response.validators.isEmpty
+        ) { [context, sent] in
+            try await Timeout.run(within: Self.backgroundTimeout, sent, context: context, next)
+        } revalidated: { [context] in
+            context.report(.revalidated, for: request)
         }
     }
 

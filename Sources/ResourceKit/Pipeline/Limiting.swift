@@ -29,7 +29,8 @@ struct Limiting: Middleware {
         return try outcome.get()
     }
 
-    /// A stream's place under the limit, given back when the last holder lets it go.
+    /// A stream's place under the limit, given back when the last holder lets it go, before its `deinit` returns.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private final class Place: Sendable {
         let limiter: LoadLimiter
 
@@ -38,7 +39,7 @@ struct Limiting: Middleware {
         }
 
         deinit {
-            Task { [limiter] in await limiter.leave() }
+            limiter.leaveNow()
         }
     }
 }
