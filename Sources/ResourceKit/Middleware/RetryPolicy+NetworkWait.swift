@@ -4,51 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Holds a request that couldn't reach its server until the network is back, so that the ``RetryPolicy`` before it
-/// doesn't spend its attempts offline: a ``Middleware``.
-///
-/// When an attempt fails because no connection could be made (no network, the host not found or refusing, the
-/// connection lost), it probes the server with a `HEAD` of the request's URL, with backoff, until any response
-/// arrives, for at most ``maxWait`` seconds and never past the resource's ``Resource/timeout``; then it rethrows the
-/// failure, and the policy's next attempt goes out. It waits only when a ``RetryPolicy`` before it will make another
-/// attempt. The rules are in <doc:RetryingRequests#Waiting-for-the-network>.
-///
-/// ```swift
-/// let webservice = Webservice(middleware: [RetryPolicy(), NetworkWait(maxWait: 30)])
-/// ```
-public struct NetworkWait: Middleware {
-    /// The longest wait for the network after a failed attempt, in seconds.
-    public var maxWait: TimeInterval
-    /// The longest pause between two probes, in seconds; the first pause is a quarter of a second, and each later one
-    /// doubles it.
-    public var maxProbeInterval: TimeInterval
-
-    /// The pause before the first probe, before jitter.
-    var firstProbeInterval: TimeInterval = 0.25
-    /// The seconds a probe may take before it counts as unanswered.
-    var probeTimeout: TimeInterval = 3
-    /// Pauses between probes; a virtual clock in tests.
-    var sleep: @Sendable (TimeInterval) async throws -> Void = {
-        try await Task.sleep(nanoseconds: Uptime.nanoseconds($0))
-    }
-    /// A monotonic clock in nanoseconds, which bounds the wait; a virtual clock in tests.
-    var uptime: @Sendable () -> UInt64 = { Uptime.now() }
-    /// A number in `0..<1` that picks the jitter.
-    var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
-
-    /// Creates a middleware that waits up to `maxWait` seconds for the network, probing at least every
-    /// `maxProbeInterval` seconds (never more often than every quarter of a second).
-    public init(maxWait: TimeInterval = 30, maxProbeInterval: TimeInterval = 4) {
-        self.maxWait = maxWait
-        self.maxProbeInterval = maxProbeInterval
-    }
-
-    /// The pause between probes may not go below ``firstProbeInterval``, however ``maxProbeInterval`` is set: an
-    /// interval of 0, negative or not a number would probe without a pause.
-    private var probeIntervalCap: TimeInterval {
-        maxProbeInterval >= firstProbeInterval ? maxProbeInterval : firstProbeInterval
-    }
-
+/// Waiting for the network after an attempt that couldn't connect (``RetryPolicy/networkWait``): the rules are in
+/// <doc:RetryingRequests#Waiting-for-the-network>.
+extension RetryPolicy {
     /// The transport failures that mean the network or the server can't be reached at all.
     ///
     /// A later attempt succeeds once it can. A timeout is not one of them: a server that is slow to answer was reached.
@@ -62,21 +20,29 @@ public struct NetworkWait: Middleware {
         "Content-Length", "Content-Type", "Content-Encoding", "Transfer-Encoding", "Expect",
     ]
 
-    /// Sends `request` through `next`; when it fails to connect and another attempt follows, waits until a probe
-    /// reaches the server, the wait's bound passes or the load is cancelled, then rethrows the failure.
-    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as WebserviceError {
-            guard context.retryFollows == true, let code = error.transportErrorCode,
-                Self.connectivityErrorCodes.contains(code)
-            else { throw error }
-            let bound = min(maxWait, context.timeRemaining ?? maxWait)
-            guard bound > 0 else { throw error }
-            context.report(.waitingForNetwork(attempt: context.attempt, maxWait: bound), for: request)
-            try await waitForNetwork(probing: Self.probe(for: request), within: bound, context: context, next: next)
-            throw error
-        }
+    /// The pause between probes may not go below ``firstProbeInterval``, however ``maxProbeInterval`` is set: an
+    /// interval of 0, negative or not a number would probe without a pause.
+    private var probeIntervalCap: TimeInterval {
+        maxProbeInterval >= firstProbeInterval ? maxProbeInterval : firstProbeInterval
+    }
+
+    /// After attempt number `attempt` of `request` failed with `failure`: when it couldn't connect, another attempt
+    /// follows and ``networkWait`` is set, waits until a probe sent through `next` reaches the server, the wait's bound
+    /// passes or the load is cancelled.
+    func waitForNetwork(
+        after failure: Failure,
+        attempt: Int,
+        of request: URLRequest,
+        context: LoadContext,
+        next: @escaping Next
+    ) async throws {
+        guard let networkWait, case .transport(let code) = failure, Self.connectivityErrorCodes.contains(code),
+            mayRetry(after: attempt, method: request.httpMethod ?? "GET")
+        else { return }
+        let bound = min(networkWait, context.timeRemaining ?? networkWait)
+        guard bound > 0 else { return }
+        context.report(.waitingForNetwork(attempt: context.attempt, maxWait: bound), for: request)
+        try await waitForNetwork(probing: Self.probe(for: request), within: bound, context: context, next: next)
     }
 
     /// The request that asks whether `request`'s server can be reached: a `HEAD` of its URL with its header fields,
@@ -125,7 +91,7 @@ public struct NetworkWait: Middleware {
     /// Whether `probe` reached the server within `seconds`.
     ///
     /// Any response does, whatever its status; a failure to connect or a timeout doesn't. Any other failure (such as
-    /// TLS) came from a server that was reached.
+    /// TLS, or a middleware's own) came from a server that was reached, or is the next attempt's to meet.
     private func isAnswered(
         _ probe: URLRequest,
         within seconds: TimeInterval,
@@ -135,9 +101,9 @@ public struct NetworkWait: Middleware {
         do {
             _ = try await Timeout.run(within: seconds, probe, context: context, next)
             return true
-        } catch let error as WebserviceError {
+        } catch {
             try Task.checkCancellation()
-            guard let code = error.transportErrorCode else { return true }
+            guard let code = (error as? WebserviceError)?.transportErrorCode else { return true }
             return !Self.connectivityErrorCodes.contains(code) && code != .timedOut
         }
     }
