@@ -242,7 +242,7 @@ import Testing
         let transport = StubTransport.down(for: .infinity, on: clock)
         let webservice = Self.webservice(transport, clock: clock)
         let load = Task { try await webservice.load(thing()) }
-        try await eventually("the middleware waits") { clock.sleeps.count == 1 }
+        try await eventually("the policy waits for the network") { clock.sleeps.count == 1 }
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
         #expect(await transport.requests.count == 1)
