@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "ResourceKit",
-    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    // The versions with the Synchronization module's `Mutex`, which the default transport's body path needs.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ResourceKit", targets: ["ResourceKit"]),
         // For your test targets: stub, record and replay transports. No dependencies either.

@@ -6,7 +6,7 @@ import PackageDescription
 // package so the root package keeps zero dependencies.
 let package = Package(
     name: "Benchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),

@@ -6,7 +6,7 @@ import PackageDescription
 // root package keeps zero dependencies.
 let package = Package(
     name: "IntegrationTests",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         // With its AsyncHTTPClient trait, so that the suite runs every test with each transport, side by side, and
         // its interop traits (OpenAPI, which brings HTTPTypes, and Tracing), whose tests live here.

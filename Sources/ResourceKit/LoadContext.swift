@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
-/// resource's name, the deadline, the body limit, the attempt and the observer.
+/// resource's name, the deadline, the body limit, the attempt, the observer, and the file to upload.
 ///
 /// ``Webservice/load(_:)->A`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
 /// counts its attempts. See <doc:MiddlewareChain>.
@@ -38,9 +38,6 @@ public struct LoadContext: Sendable {
     var sendsCredentials = true
     /// How the load uses the cache: the resource's ``Resource/cachePolicy``.
     var cachePolicy = CachePolicy.http
-    /// Whether the caller reads the body as a stream (``StreamingResource``): the pipeline hands the response over at
-    /// its head, and neither the cache nor ``Deduplication`` shares it.
-    var streams = false
     #if Tracing
         /// The tracer and the caller's trace that `DistributedTracing` hands to the layer that traces each request the
         /// transport gets; `nil` without it.
@@ -75,6 +72,17 @@ public struct LoadContext: Sendable {
     /// Receives the progress of the request body's upload and the response body's download: the resource's
     /// ``Resource/progress``.
     public var progress: (@Sendable (TransferProgress) -> Void)? { transfer?.progress }
+
+    /// The file the request's body is read from (``RequestBody/file(_:contentType:)``), whose bytes the transport sends as they
+    /// are read; `nil` when the body is the request's `httpBody`.
+    public var bodyFile: URL? { transfer?.upload }
+
+    /// The size of ``bodyFile`` in bytes, read now, for a `Content-Length`; `nil` without one.
+    ///
+    /// It throws when the file is missing or not a regular file, as the load would.
+    public var bodyFileLength: Int64? {
+        get throws { try transfer?.uploadSize() }
+    }
 
     /// Tells the observer, if there is one, that `kind` happened to `request`.
     func report(_ kind: WebserviceEvent.Kind, for request: URLRequest) {

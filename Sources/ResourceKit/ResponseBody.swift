@@ -8,10 +8,12 @@ import Foundation
 ///
 /// A ``Transport`` returns it with the response's head from ``Transport/send(_:context:)``; ``Webservice`` then reads
 /// it once, enforcing the body limit, saving a download to its file and reporting progress as the chunks arrive, the
-/// same way for every transport. See <doc:Transports>.
+/// same way for every transport. A transport that wraps another reads its ``chunks``, or the whole body with
+/// ``collect(upTo:)``, and returns it or a body made of what it read. See <doc:Transports>.
 ///
 /// ```swift
-/// return (head, ResponseBody(chunks))  // any `AsyncSequence` of `Data`, read as the web service asks for it
+/// let (head, body) = try await inner.send(request, context: context)
+/// return (head, ResponseBody(body.chunks.map { chunk in log(chunk.count); return chunk }))
 /// ```
 public struct ResponseBody: Sendable {
     /// Where the bytes come from.
@@ -20,10 +22,8 @@ public struct ResponseBody: Sendable {
         case whole(Data)
         /// A function that makes the one reader of the chunks.
         case chunks(@Sendable () -> ChunkReader)
-        #if canImport(FoundationNetworking)
-            /// Chunks a transport writes on its own thread (``BodyChannel``).
-            case channel(BodyChannel.Hold)
-        #endif
+        /// Chunks a transport writes on its own thread (``BodyChannel``).
+        case channel(BodyChannel.Hold)
     }
 
     let storage: Storage
@@ -47,12 +47,10 @@ public struct ResponseBody: Sendable {
         storage = .chunks(reader)
     }
 
-    #if canImport(FoundationNetworking)
-        /// A body that a transport writes into `channel`.
-        init(_ channel: BodyChannel) {
-            storage = .channel(BodyChannel.Hold(channel))
-        }
-    #endif
+    /// A body that a transport writes into `channel`.
+    init(_ channel: BodyChannel) {
+        storage = .channel(BodyChannel.Hold(channel))
+    }
 
     /// This body, keeping `holder` alive until its reader, or the body itself if nobody reads it, is gone.
     func holding(_ holder: some AnyObject & Sendable) -> ResponseBody {
@@ -67,9 +65,7 @@ public struct ResponseBody: Sendable {
 
     /// Stops a body nobody will read, with `error`: a transport writing it on its own thread stops the transfer.
     func cancel(_ error: any Error) {
-        #if canImport(FoundationNetworking)
-            if case .channel(let hold) = storage { hold.channel.cancel(error) }
-        #endif
+        if case .channel(let hold) = storage { hold.channel.cancel(error) }
     }
 
     /// The one reader of the body's chunks, for a stream; a body that arrived whole is one chunk.
@@ -83,10 +79,8 @@ public struct ResponseBody: Sendable {
             }
         case .chunks(let makeReader):
             return makeReader()
-        #if canImport(FoundationNetworking)
-            case .channel(let hold):
-                return ChunkReader { try await hold.channel.next().map(Chunk.data) }
-        #endif
+        case .channel(let hold):
+            return ChunkReader { try await hold.channel.next().map(Chunk.data) }
         }
     }
 
@@ -101,19 +95,65 @@ public struct ResponseBody: Sendable {
             case .chunks(let makeReader):
                 let reader = makeReader()
                 while let chunk = try await reader.next() { try arriving.append(chunk)?.report() }
-            #if canImport(FoundationNetworking)
-                case .channel(let hold): return try await hold.channel.read(into: arriving)
-            #endif
+            case .channel(let hold): return try await hold.channel.read(into: arriving)
             }
             return arriving
         } catch {
-            #if canImport(FoundationNetworking)
-                // The channel ended its own copy of the body already: its file is closed, kept or removed.
-                if case .channel = storage { throw error }
-            #endif
+            // The channel ended its own copy of the body already: its file is closed, kept or removed.
+            if case .channel = storage { throw error }
             arriving.breakOff(error)
             throw error
         }
+    }
+
+    /// The body's chunks as they arrive, read once: for a transport that wraps another, or a stream of your own.
+    ///
+    /// A body is read once, by whoever reads it first: its chunks, ``collect(upTo:)`` or the web service.
+    public var chunks: some AsyncSequence<Data, any Error> & Sendable { Chunks(body: self) }
+
+    /// The chunks of `body`, as `Data`.
+    private struct Chunks: AsyncSequence, Sendable {
+        let body: ResponseBody
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var reader: ChunkReader?
+            let body: ResponseBody
+
+            mutating func next() async throws -> Data? {
+                if reader == nil { reader = body.reader() }
+                switch try await reader?.next() {
+                case .data(let data): return data
+                #if AsyncHTTPClient
+                    case .buffer(let buffer): return Data(buffer.readableBytesView)
+                #endif
+                case nil: return nil
+                }
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(body: body)
+        }
+    }
+
+    /// The whole body, read to its end, or ``WebserviceError/Reason/bodyTooLarge(limit:)`` once it has more than
+    /// `limit` bytes, which stops its transfer.
+    public func collect(upTo limit: Int) async throws -> Data {
+        if case .whole(let data) = storage {
+            guard data.count <= limit else { throw WebserviceError(.bodyTooLarge(limit: limit)) }
+            return data
+        }
+        let reader = reader()
+        var data = Data()
+        while let chunk = try await reader.next() {
+            guard chunk.count <= limit - data.count else {
+                let error = WebserviceError(.bodyTooLarge(limit: limit))
+                cancel(error)
+                throw error
+            }
+            chunk.withUnsafeBytes { data.append(contentsOf: $0) }
+        }
+        return data
     }
 }
 

@@ -17,7 +17,6 @@ public struct Webservice: Sendable {
     /// The transport that sends requests.
     public var transport: any Transport {
         didSet {
-            (addedHeaders, addsOwnCredentials) = Self.transportFacts(transport)
             rebuildPipeline()
         }
     }
@@ -35,14 +34,10 @@ public struct Webservice: Sendable {
     public var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// The limit on loads in flight at once, when one was set.
     let limiter: LoadLimiter?
-    /// The header fields ``transport`` adds to requests that don't set them.
-    private var addedHeaders: [String: String]
-    /// Whether ``transport`` adds credentials a request can't leave out (``URLSessionTransport``'s session's).
-    private var addsOwnCredentials: @Sendable (URL) -> Bool
     /// The identity of ``middleware`` and ``transport`` together, for the ``LoadContext`` of each load.
     private var chain = LoadContext.Chain()
     /// The pipeline after the timeout (``Pipeline``): built when a part of it is set, not once a load.
-    private var pipeline: Middleware.Next
+    private var pipeline: Pipeline
 
     /// Creates a web service that sends requests with `transport`.
     ///
@@ -64,8 +59,7 @@ public struct Webservice: Sendable {
         self.cache = cache
         self.middleware = middleware
         self.observer = observer
-        (addedHeaders, addsOwnCredentials) = Self.transportFacts(transport)
-        pipeline = Pipeline.build(
+        pipeline = Pipeline(
             middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
@@ -78,14 +72,8 @@ public struct Webservice: Sendable {
     /// with one after it.
     private mutating func rebuildPipeline() {
         chain = LoadContext.Chain()
-        pipeline = Pipeline.build(
+        pipeline = Pipeline(
             middleware: middleware, cache: cache, limiter: limiter, transport: transport)
-    }
-
-    /// What ``load(_:)`` needs to know of `transport`, found once rather than with a dynamic cast per load.
-    private static func transportFacts(_ transport: any Transport) -> ([String: String], @Sendable (URL) -> Bool) {
-        guard let transport = transport as? URLSessionTransport else { return ([:], { _ in false }) }
-        return (transport.addedHeaders, { transport.addsOwnCredentials(to: $0) })
     }
 
     /// Loads a resource: sends its request, validates the response and parses the body, off the caller's actor.
@@ -106,7 +94,7 @@ public struct Webservice: Sendable {
         }
     }
 
-    /// The most bytes of a stream's body a transport that can't stream it reads whole.
+    /// The most bytes of a request body that arrives as a stream (an OpenAPI client's) collected to be sent.
     package static let streamedBodyLimit = 64 << 20
 
     /// Sends `resource`'s request through the pipeline and returns it with the response: whole, a download's file in
@@ -116,7 +104,7 @@ public struct Webservice: Sendable {
         var request = try request(for: resource)
         // Without a cache nothing is stored, nor ever a stream or a download: a load that may use only a stored
         // response fails here.
-        if resource.cachePolicy == .storedOnly, cache == nil || streams || resource.destination != nil {
+        if resource.cachePolicy == .storedOnly, cache == nil || resource.destination != nil {
             throw Caching.nothingStored.failing(request)
         }
         // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
@@ -127,10 +115,9 @@ public struct Webservice: Sendable {
         context.sendsCredentials = resource.sendsCredentials
         context.cachePolicy = resource.cachePolicy
         context.transfer = Transfer(of: resource)
-        // A stream's limit is on each element, which its reader checks; a transport that reads bodies whole reads at
-        // most `streamedBodyLimit` of a stream's.
-        context.maxBodySize = streams ? Self.streamedBodyLimit : resource.maxBodySize
-        context.streams = streams
+        // A stream's limit is on each element, which its reader checks.
+        context.maxBodySize = streams ? nil : resource.maxBodySize
+        let pipeline = streams ? pipeline.stream : pipeline.load
         let response: Response
         do {
             if let timeout = resource.timeout {
@@ -159,14 +146,14 @@ public struct Webservice: Sendable {
     /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
     /// cookies on Linux (``URLSessionTransport``).
     func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
-        let request = URLRequest(resource: resource, addingHeaders: addedHeaders)
+        let request = URLRequest(resource: resource, addingHeaders: transport.additionalHeaderFields)
         do {
             try validateHeaderFields(resource.headers)
         } catch {
             throw error.failing(request)
         }
         guard !resource.sendsCredentials else { return request }
-        guard let url = request.url, addsOwnCredentials(url) else { return request.withoutCredentials }
+        guard let url = request.url, transport.addsCredentials(to: url) else { return request.withoutCredentials }
         let reason =
             "The request goes to another origin than the one the resource names, and the transport's URLSession adds "
             + "credentials to every request (its configuration's header fields or cookies); it was not sent."

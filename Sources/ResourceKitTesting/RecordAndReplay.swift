@@ -34,19 +34,19 @@ public struct RecordingTransport: Transport {
     }
 
     /// Sends `request` through the wrapped transport, saves the exchange, and returns it.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         // Taken before the request is sent, so concurrent requests for one URL keep the order they were made in.
         let key = RecordedExchange.key(of: request)
         let turn = await turns.next(for: key)
-        let (body, response) = try await transport.data(for: request)
-        guard let http = response as? HTTPURLResponse else { return (body, response) }
-        var exchange = RecordedExchange(request, response: http, body: body)
+        let (head, streamed) = try await transport.send(request, context: context)
+        let body = try await streamed.collect(upTo: context.maxBodySize ?? .max)
+        var exchange = RecordedExchange(request, response: head, body: body)
         exchange.turn = turn > 1 ? turn : nil
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(exchange).write(to: directory.appendingPathComponent(exchange.fileName), options: .atomic)
-        return (body, response)
+        return (head, ResponseBody(body))
     }
 
     /// How many exchanges of each key this transport and its copies have recorded.
@@ -86,7 +86,7 @@ public struct ReplayTransport: Transport {
     }
 
     /// The recorded response to `request`.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         let key = RecordedExchange.key(of: request)
         guard let answer = answers[key], let url = request.url else {
             let reason = "No recorded exchange answers \(key)."
@@ -112,13 +112,13 @@ struct RecordedExchange: Codable {
     /// The response header fields whose values are URLs, recorded scrubbed rather than masked.
     private static let urlHeaderNames: Set<String> = ["link", "location", "content-location"]
 
-    init(_ request: URLRequest, response: HTTPURLResponse, body: Data) {
+    init(_ request: URLRequest, response: Response, body: Data) {
         method = request.httpMethod ?? "GET"
         url = Self.redacted(request)
         status = response.statusCode
         let secrets = Redaction.secrets(of: request)
         var headers: [String: String] = [:]
-        for case (let name as String, let value as String) in response.allHeaderFields {
+        for (name, value) in response.headers {
             let kept = isSafeHeader(name) || Self.urlHeaderNames.contains(name.lowercased())
             headers[name] = kept ? Redaction.scrub(value, removing: secrets) : Redaction.mark
         }

@@ -56,7 +56,16 @@ public struct StubTransport: Transport {
     }
 
     /// Answers `request` with the first matching route.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        var request = request
+        // A file's bytes are the recorded body, as a server would receive them.
+        if let file = context.bodyFile {
+            _ = try context.bodyFileLength  // a missing file or a directory fails as it does with every transport
+            let bytes = try Data(contentsOf: file)
+            request.httpBody = bytes
+            let count = Int64(bytes.count)
+            context.progress?(TransferProgress(direction: .upload, bytes: count, expectedBytes: count))
+        }
         await log.record(request)
         let method = request.httpMethod ?? "GET"
         guard let url = request.url, let route = routes.first(where: { $0.matches(method, url) }) else {
@@ -139,7 +148,7 @@ public struct StubAnswer: Sendable {
     }
 
     /// The response this answer gives `request`, sent to `url`.
-    func response(to request: URLRequest, at url: URL) async throws -> (Data, URLResponse) {
+    func response(to request: URLRequest, at url: URL) async throws -> (Response, ResponseBody) {
         if delay > 0 {
             try await Task.sleep(nanoseconds: UInt64(min(delay, 1_000_000) * 1_000_000_000))
         }
@@ -159,10 +168,7 @@ public struct StubAnswer: Sendable {
             }
             return try await answers[min(await turns.next(), answers.count - 1)].response(to: request, at: url)
         }
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { throw URLError(.badServerResponse) }
-        return (body, response)
+        return (Response(statusCode: status, headers: headers, url: url), ResponseBody(body))
     }
 
     /// How many requests a ``sequence(_:)`` has answered.

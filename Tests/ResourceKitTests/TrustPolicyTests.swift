@@ -140,6 +140,28 @@ import Testing
         #expect(error.failingURL == url)
     }
 
+    /// The refusals `URLSessionTransport`'s delegate records on Apple platforms, and reports instead of `.cancelled`.
+    @Test func refusedServerIsFoundByHostAndPortUntilItIsAccepted() throws {
+        let refusals = TrustRefusals()
+        let refusal = URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: "expired"])
+        refusals.record(refusal, host: "API.example.com", port: 443)
+        refusals.record(URLError(.secureConnectionFailed), host: "api.example.com", port: 8443)
+        let url = try #require(URL(string: "https://api.EXAMPLE.com/a?b=c"))
+        let found = try #require(refusals.refusal(of: url))
+        #expect(found.code == .serverCertificateUntrusted)
+        #expect(found.localizedDescription == "expired")
+        #expect(found.failingURL == url)
+        #expect(
+            refusals.refusal(of: try #require(URL(string: "https://api.example.com:8443")))?.code
+                == .secureConnectionFailed)
+        #expect(refusals.refusal(of: try #require(URL(string: "http://api.example.com/a"))) == nil)  // port 80
+        #expect(refusals.refusal(of: try #require(URL(string: "https://example.com/a"))) == nil)
+
+        refusals.record(nil, host: "api.example.com", port: 443)
+        #expect(refusals.refusal(of: url) == nil)
+        #expect(refusals.refusal(of: try #require(URL(string: "https://api.example.com:8443"))) != nil)
+    }
+
     @Test func urlSessionTransportTakesTheDefaultPolicy() throws {
         _ = try URLSessionTransport(trust: TrustPolicy())
         let pinned = TrustPolicy(pinnedKeys: [Data(count: 32).base64EncodedString()])

@@ -99,7 +99,7 @@ extension MemoryHungryTests {
             }
         }
 
-        @Test(arguments: TransportKind.allCases) func uploadSendsTheFileAsTheBodyWithItsProgress(kind: TransportKind)
+        @Test(arguments: TransportKind.contract) func uploadSendsTheFileAsTheBodyWithItsProgress(kind: TransportKind)
             async throws
         {
             try await withFileServer { base, directory in
@@ -241,7 +241,7 @@ extension MemoryHungryTests {
         /// delegate queue that ran on another thread let unwritten chunks pile up to 370 MiB).
         private static let allowance = 64 << 20
 
-        @Test(arguments: TransportKind.allCases) func gibibyteDownloadGoesToDiskInBoundedMemory(kind: TransportKind)
+        @Test(arguments: TransportKind.contract) func gibibyteDownloadGoesToDiskInBoundedMemory(kind: TransportKind)
             async throws
         {
             let growth = try await peakMemoryGrowth(

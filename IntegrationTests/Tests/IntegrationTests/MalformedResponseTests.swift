@@ -38,7 +38,7 @@ import Testing
         try await withRawServer(answering: response) { base in
             let load = { try await kind.webservice().load(bytes(base / "no-reason")) }
             switch kind {
-            case .asyncHTTPClient:
+            case .asyncHTTPClient, .publicAPI:
                 let body = try await load()
                 #expect(body == Data("hello".utf8))
             case .urlSession:
@@ -72,7 +72,7 @@ import Testing
             filter: "/trailerFieldsAreReadOrTheLimitIsDocumented\\(",
             environment: [variable: kind.rawValue, "SWIFT_BACKTRACE": "enable=no"])
         switch kind {
-        case .asyncHTTPClient:
+        case .asyncHTTPClient, .publicAPI:
             #expect(child.succeeded, "\(child.output.suffix(2_000))")
         case .urlSession:
             #expect(!child.succeeded, "FoundationNetworking read the trailers: drop the warning in Transports.md")

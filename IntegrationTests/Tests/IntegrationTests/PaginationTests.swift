@@ -88,7 +88,7 @@ import Testing
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.httpAdditionalHeaders = ["Authorization": "Bearer configured-SECRET"]
                 webservice = Webservice(transport: URLSessionTransport(configuration: configuration))
-            case .asyncHTTPClient:
+            case .asyncHTTPClient, .publicAPI:
                 webservice = kind.webservice()
                 first.headers["Authorization"] = "Bearer resource-SECRET"
             }

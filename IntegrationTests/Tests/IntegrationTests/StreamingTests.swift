@@ -25,7 +25,7 @@ import Testing
         StreamingResource(Resource<Data>(url: url), jsonLines: JSONDecoder())
     }
 
-    @Test(arguments: TransportKind.allCases) func serverSentEventsArriveParsed(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.contract) func serverSentEventsArriveParsed(kind: TransportKind) async throws {
         try await withServer { base in
             let events = StreamingResource(
                 Resource<Data>(url: base / "streams/events?count=5"), serverSentEvents: { $0 })

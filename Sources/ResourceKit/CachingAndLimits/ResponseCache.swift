@@ -185,7 +185,8 @@ extension ResponseCache {
 
         /// Keeps the parts of `response` but its cookies, or returns `nil` when it has no URL.
         init?(_ response: Response) {
-            guard let url = response.url else { return nil }
+            // A stream's body is its caller's, read once: it is never stored.
+            guard response.stream == nil, let url = response.url else { return nil }
             self.url = url
             statusCode = response.statusCode
             headers = response.headers.filter { Self.isStorable(field: $0.key) }

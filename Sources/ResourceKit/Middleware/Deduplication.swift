@@ -28,20 +28,23 @@ public struct Deduplication: Middleware {
     /// Joins the identical request in flight along the same pipeline, or sends `request` for every caller that joins
     /// it before it ends.
     public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        // A download, a caller's progress or a stream belongs to one load; it is never shared.
+        // A download or a caller's progress belongs to one load; it is never shared.
         guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil,
-            !context.streams,
             let key = Key(request, context: context)
         else {
             return try await next(request, context)
         }
         let waiter = flights.newWaiterID()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                flights.join(key, as: waiter, continuation: continuation) { try await next(request, context) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    flights.join(key, as: waiter, continuation: continuation) { try await next(request, context) }
+                }
+            } onCancel: {
+                flights.leave(key, waiter)
             }
-        } onCancel: {
-            flights.leave(key, waiter)
+        } catch is Unshared {
+            return try await next(request, context)
         }
     }
 
@@ -139,7 +142,16 @@ public struct Deduplication: Middleware {
                 guard state.flights[key]?.id == id else { return [] }
                 return Array(state.flights.removeValue(forKey: key)?.waiters.values ?? [:].values)
             }
+            // A body still to be read (a stream's) can be read once: one caller gets it, the others send their own.
+            if case .success(let response) = outcome, response.stream != nil, let first = waiters.first {
+                first.resume(returning: response)
+                for waiter in waiters.dropFirst() { waiter.resume(throwing: Unshared()) }
+                return
+            }
             for waiter in waiters { waiter.resume(with: outcome) }
         }
     }
+
+    /// What a caller gets when the response's body can't be shared: it sends its own request.
+    private struct Unshared: Error {}
 }

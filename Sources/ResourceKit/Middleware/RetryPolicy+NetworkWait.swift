@@ -72,7 +72,6 @@ extension RetryPolicy {
         let start = uptime()
         var probeContext = context
         probeContext.transfer = nil
-        probeContext.streams = false
         var interval = firstProbeInterval
         while true {
             var left = bound - TimeInterval(uptime() &- start) / 1_000_000_000

@@ -16,7 +16,7 @@ struct Caching: Middleware {
     static let serverErrors: Set<Int> = [500, 502, 503, 504]
 
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        guard context.transfer?.destination == nil, !context.streams else { return try await next(request, context) }
+        guard context.transfer?.destination == nil else { return try await next(request, context) }
         let policy = context.cachePolicy
         let (found, generation) = await cache.lookup(request)
         guard let found else {

@@ -21,7 +21,7 @@ struct Limiting: Middleware {
             outcome = .failure(error)
         }
         // A stream keeps its place until its body ends or is dropped: its connection is in use until then.
-        if context.streams, case .success(var response) = outcome, let body = response.stream {
+        if case .success(var response) = outcome, let body = response.stream {
             response.stream = body.holding(Place(limiter: limiter))
             return response
         }

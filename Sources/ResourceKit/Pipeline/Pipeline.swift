@@ -9,20 +9,29 @@ import Foundation
 ///
 /// The path, step by step, is the numbered list in <doc:MiddlewareChain#The-pipeline>, whose names
 /// `MiddlewareChainArticleTests` compares with ``layers(middleware:cache:limiter:)``.
-enum Pipeline {
-    /// The path as one function, built once for a web service rather than once a load.
-    static func build(
+struct Pipeline: Sendable {
+    /// The path of a load whose body the web service reads whole, or into its file.
+    let load: Middleware.Next
+    /// The path of a stream's load: the same layers, the response returned at its head with its body unread.
+    let stream: Middleware.Next
+
+    /// The path, built once for a web service rather than once a load.
+    init(
         middleware: [any Middleware],
         cache: ResponseCache?,
         limiter: LoadLimiter?,
         transport: any Transport
-    ) -> Middleware.Next {
-        let sending = Sending(transport: transport)
-        var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
-        for layer in layers(middleware: middleware, cache: cache, limiter: limiter).reversed() {
-            next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
+    ) {
+        let layers = Self.layers(middleware: middleware, cache: cache, limiter: limiter)
+        func chain(_ sending: Sending) -> Middleware.Next {
+            var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
+            for layer in layers.reversed() {
+                next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
+            }
+            return next
         }
-        return next
+        load = chain(Sending(transport: transport, readsBody: true))
+        stream = chain(Sending(transport: transport, readsBody: false))
     }
 
     /// The layers before the transport, in the order a request passes them: `middleware`, first outermost, then the

@@ -11,13 +11,15 @@ import Foundation
 /// Errors become what ``Webservice/load(_:)->A`` throws, redacted once, here.
 struct Sending: Sendable {
     let transport: any Transport
+    /// Whether the body is read here; a stream's is returned unread, for its loop.
+    let readsBody: Bool
 
     func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
         var response: Response
         do {
             let body: ResponseBody
             (response, body) = try await transport.send(request, context: context)
-            if context.streams {
+            if !readsBody {
                 response.stream = body
             } else {
                 response.body = try await Self.read(body, of: response, to: request, context: context)

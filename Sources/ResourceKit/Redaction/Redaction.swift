@@ -409,41 +409,16 @@ extension Redaction {
     }
 }
 
-/// A setting of the whole process, such as ``WebserviceError/describesBodies``, behind a `Mutex` where the platform
-/// has one; on Apple systems before macOS 15 and iOS 18 it keeps its initial value.
+/// A setting of the whole process, such as ``WebserviceError/describesBodies``, behind a `Mutex`.
 final class ProcessWide<Value: Sendable>: Sendable {
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    private final class Storage: Sendable {
-        let value: Mutex<Value>
-
-        init(_ value: Value) {
-            self.value = Mutex(value)
-        }
-    }
-
-    private let initial: Value
-    /// The storage, where the platform has `Mutex`.
-    private let storage: (any Sendable)?
+    private let storage: Mutex<Value>
 
     init(_ initial: Value) {
-        self.initial = initial
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            storage = Storage(initial)
-        } else {
-            storage = nil
-        }
+        storage = Mutex(initial)
     }
 
     var value: Value {
-        get {
-            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let storage = storage as? Storage
-            else { return initial }
-            return storage.value.withLock { $0 }
-        }
-        set {
-            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let storage = storage as? Storage
-            else { return }
-            storage.value.withLock { $0 = newValue }
-        }
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
     }
 }

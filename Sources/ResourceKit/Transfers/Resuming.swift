@@ -23,7 +23,7 @@ import Foundation
 struct Resuming: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let destination = context.transfer?.destination else { return try await next(request, context) }
-        guard !context.streams, request.httpMethod ?? "GET" == "GET", request.value(forHTTPHeaderField: "Range") == nil,
+        guard request.httpMethod ?? "GET" == "GET", request.value(forHTTPHeaderField: "Range") == nil,
             let url = request.url?.absoluteString
         else { return try await next(request, context) }
         var context = context

@@ -81,43 +81,20 @@
             return configuration
         }
 
-        /// Sends `request`, follows its redirects and returns the final response with its whole body.
-        public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            do {
-                let (head, body) = try await exchange(request, maxBodySize: nil, transfer: nil)
-                var read = try await body.read(into: ArrivingBody())
-                let (data, _, _) = try read.finish()
-                guard let response = head.httpURLResponse() else { throw URLError(.badServerResponse) }
-                return (data, response)
-            } catch let error as URLError {
-                // Redacted as ``Webservice`` reports it, so a caller using the transport alone never logs a credential.
-                throw Redaction.sanitized(error, removing: Redaction.secrets(of: request))
-            }
-        }
-
         /// Sends `request`, follows its redirects and returns the final response's head, with its body as it arrives;
         /// a file upload streams from its file.
-        public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-            try await exchange(
-                request, maxBodySize: context.streams ? nil : context.maxBodySize, transfer: context.transfer)
-        }
-
-        /// Sends `original`, with `transfer`'s upload and progress, and follows its redirects to the final response.
-        private func exchange(
-            _ original: URLRequest,
-            maxBodySize: Int?,
-            transfer: Transfer?
-        ) async throws -> (Response, ResponseBody) {
+        public func send(_ original: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
             var request = original
+            let (maxBodySize, progress) = (context.maxBodySize, context.progress)
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map(asciiLowercased))
-            let uploadSize = try transfer?.uploadSize()
+            let uploadSize = try context.bodyFileLength
             // The file is the body until a redirect turns the request into a `GET` without one.
-            var upload = transfer?.upload
+            var upload = context.bodyFile
             for _ in 0...max(maxRedirects, 0) {
                 guard let url = request.url else { throw URLError(.badURL) }
                 let response = try await send(
-                    request, to: url, upload: upload, transfer: transfer, uploadSize: uploadSize)
-                if upload == nil, let body = request.httpBody, let progress = transfer?.progress {
+                    request, to: url, upload: upload, progress: progress, uploadSize: uploadSize)
+                if upload == nil, let body = request.httpBody, let progress {
                     // A body in memory went in one write: its progress is reported whole once the server answered.
                     progress(
                         TransferProgress(direction: .upload, bytes: Int64(body.count), expectedBytes: Int64(body.count))
@@ -158,13 +135,13 @@
                 ])
         }
 
-        /// Sends one request, its body read from `upload` when there is one, with `transfer`'s progress, and returns
-        /// the response's head, its body still to be read.
+        /// Sends one request, its body read from `upload` when there is one, with its `progress`, and returns the
+        /// response's head, its body still to be read.
         private func send(
             _ request: URLRequest,
             to url: URL,
             upload: URL?,
-            transfer: Transfer?,
+            progress: (@Sendable (TransferProgress) -> Void)?,
             uploadSize: Int64?
         ) async throws -> HTTPClientResponse {
             guard Self.isHTTP(url) else {
@@ -190,7 +167,7 @@
             if let upload, let uploadSize {
                 let chunks = FileChunks(
                     url: upload, eventLoops: Array(client.eventLoopGroup.makeIterator()),
-                    counter: ProgressCounter(.upload, expected: uploadSize, receiver: transfer?.progress))
+                    counter: ProgressCounter(.upload, expected: uploadSize, receiver: progress))
                 outgoing.body = .stream(chunks, length: .known(uploadSize))
             } else if let body = request.httpBody {
                 outgoing.body = .bytes(ByteBuffer(data: body))

@@ -14,19 +14,15 @@ public struct FileTransport: Transport {
     /// Creates a transport that reads `file:` URLs.
     public init() {}
 
-    /// Reads the file a `GET` `request` names; other methods and URLs throw `URLError(.unsupportedURL)`.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await data(for: request, maxBodySize: nil)
-    }
-
-    /// Reads the file `request` names, unless it is larger than the load's ``LoadContext/maxBodySize``.
+    /// Reads the file a `GET` `request` names, unless it is larger than the load's ``LoadContext/maxBodySize``; other
+    /// methods and URLs throw `URLError(.unsupportedURL)`.
     public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         try await sendWhole(request, context: context) { request in
-            try await data(for: request, maxBodySize: context.maxBodySize)
+            try await read(request, maxBodySize: context.maxBodySize)
         }
     }
 
-    private func data(for request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
+    private func read(_ request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
         guard let url = request.url, url.isFileURL else {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "Only file URLs are read."])
         }

@@ -1,18 +1,16 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
-    import Synchronization
 #endif
 
-/// The per-task delegate that stops a task whose body passes `maxBodySize`: for a caller's session, and for
-/// ``URLSessionTransport``'s own on Apple platforms (on Linux, ``SessionDelegate`` stops it).
+/// The per-task delegate that stops a task whose body passes `maxBodySize`, for a caller's session
+/// (``SessionDelegate`` stops one of ``URLSessionTransport``'s own).
 final class BodySizeLimiter: NSObject, URLSessionDataDelegate, Sendable {
     let maxBodySize: Int
-    #if canImport(FoundationNetworking)
-        /// The bytes received so far: Linux's `URLSessionTask` leaves `countOfBytesReceived` at zero.
-        private let received = Mutex(0)
-    #endif
+    /// The bytes received so far, counted here: Linux's `URLSessionTask` leaves `countOfBytesReceived` at zero.
+    private let received = Mutex(0)
 
     init(maxBodySize: Int) {
         self.maxBodySize = maxBodySize
@@ -34,15 +32,11 @@ final class BodySizeLimiter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        #if canImport(FoundationNetworking)
-            let received = self.received.withLock { received in
-                received += data.count
-                return Int64(received)
-            }
-        #else
-            let received = dataTask.countOfBytesReceived
-        #endif
-        if received > Int64(maxBodySize) {
+        let received = self.received.withLock { received in
+            received += data.count
+            return received
+        }
+        if received > maxBodySize {
             dataTask.cancel()
         }
     }

@@ -12,6 +12,8 @@ import Foundation
     /// delegate's calls are short and never call into FoundationNetworking, whose `dataTask`, `resume` and `cancel` wait
     /// for the work queue that curl's thread holds here. ``SessionDelegate`` does those on a queue of its own.
     ///
+    /// Apple platforms need none of this: there the delegate's calls come on the serial queue `URLSession` makes.
+    ///
     /// It restates `OperationQueue`'s own `@unchecked Sendable`, as Swift requires of a subclass; it adds no state.
     final class InlineQueue: OperationQueue, @unchecked Sendable {
         override func addOperation(_ block: @escaping @Sendable () -> Void) {

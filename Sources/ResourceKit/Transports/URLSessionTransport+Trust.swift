@@ -1,5 +1,33 @@
+import Foundation
+import Synchronization
+
+/// The servers a session's trust policy refused, by host and port, until one is accepted again: the delegate cancels
+/// a refused connection, and ``SessionDelegate/send(_:in:maxBodySize:backlog:transfer:)`` reports why instead of
+/// `.cancelled`.
+///
+/// Recorded on Apple platforms only, where a delegate evaluates the server's certificate; shared, so Linux tests it.
+final class TrustRefusals: Sendable {
+    private let refusals = Mutex<[String: URLError]>([:])
+
+    /// Records why the server at `host` and `port` was refused, or, with `nil`, that it was accepted.
+    func record(_ refusal: URLError?, host: String, port: Int) {
+        refusals.withLock { $0[Self.key(host: host, port: port)] = refusal }
+    }
+
+    /// Why the server of `url` was refused, with `url` as the failing URL; `nil` when it wasn't.
+    func refusal(of url: URL) -> URLError? {
+        guard let host = url.host else { return nil }
+        let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
+        guard let refusal = refusals.withLock({ $0[Self.key(host: host, port: port)] }) else { return nil }
+        var userInfo = refusal.userInfo
+        userInfo[NSURLErrorFailingURLErrorKey] = url
+        return URLError(refusal.code, userInfo: userInfo)
+    }
+
+    private static func key(host: String, port: Int) -> String { "\(host.lowercased()):\(port)" }
+}
+
 #if canImport(Security) && !canImport(FoundationNetworking)
-    import Foundation
     import Security
 
     // Apple platforms only: Linux `URLSession` doesn't let a delegate evaluate a server's certificate, so
@@ -25,27 +53,19 @@
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
             let space = challenge.protectionSpace
-            guard let trust else { return completionHandler(.performDefaultHandling, nil) }
-            switch space.authenticationMethod {
-            case NSURLAuthenticationMethodServerTrust:
-                guard let serverTrust = space.serverTrust else {
-                    return completionHandler(.performDefaultHandling, nil)
-                }
-                let server = TrustRefusals.key(host: space.host, port: space.port)
-                guard let refusal = Self.refusal(of: serverTrust, by: trust) else {
-                    Task { [refusals] in await refusals.forget(server) }
-                    return completionHandler(.useCredential, URLCredential(trust: serverTrust))
-                }
+            switch (trust, space.authenticationMethod, space.serverTrust) {
+            case (let trust?, NSURLAuthenticationMethodServerTrust, let serverTrust?):
                 // Recorded before the task fails, so the transport reports why instead of `.cancelled`.
-                Task { [refusals] in
-                    await refusals.record(refusal, for: server)
+                let refusal = Self.refusal(of: serverTrust, by: trust)
+                refusals.record(refusal, host: space.host, port: space.port)
+                if refusal == nil {
+                    completionHandler(.useCredential, URLCredential(trust: serverTrust))
+                } else {
                     completionHandler(.cancelAuthenticationChallenge, nil)
                 }
-            case NSURLAuthenticationMethodClientCertificate:
-                guard let identity = trust.identity, let credential = Self.credential(for: identity) else {
-                    return completionHandler(.performDefaultHandling, nil)
-                }
-                completionHandler(.useCredential, credential)
+            case (let trust?, NSURLAuthenticationMethodClientCertificate, _):
+                let credential = trust.identity.flatMap(Self.credential(for:))
+                completionHandler(credential == nil ? .performDefaultHandling : .useCredential, credential)
             default:
                 completionHandler(.performDefaultHandling, nil)
             }
@@ -65,9 +85,8 @@
                     .serverCertificateUntrusted, reason: reason,
                     underlying: failure.map { $0 as any Error } ?? URLError(.serverCertificateUntrusted), url: nil)
             }
-            guard let chain = SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate], let leaf = chain.first
-            else { return CheckedTrust.unpinned(Data(), url: nil) }
-            let der = SecCertificateCopyData(leaf) as Data
+            let leaf = (SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate])?.first
+            let der = leaf.map { SecCertificateCopyData($0) as Data } ?? Data()
             return trust.pins(der) ? nil : CheckedTrust.unpinned(der, url: nil)
         }
 
@@ -89,32 +108,6 @@
             // The type identifier says it is an identity; the leaf goes with it, the rest of the chain alongside.
             return URLCredential(
                 identity: value as! SecIdentity, certificates: Array(chain.dropFirst()), persistence: .forSession)
-        }
-    }
-
-    /// The servers a session's trust policy refused, by host and port, until one is accepted again.
-    actor TrustRefusals {
-        private var refusals: [String: URLError] = [:]
-
-        /// The key of a server.
-        static func key(host: String, port: Int) -> String { "\(host.lowercased()):\(port)" }
-
-        func record(_ refusal: URLError, for server: String) {
-            refusals[server] = refusal
-        }
-
-        func forget(_ server: String) {
-            refusals[server] = nil
-        }
-
-        /// Why the server of `url` was refused, with `url` as the failing URL; `nil` when it wasn't.
-        func refusal(of url: URL) -> URLError? {
-            guard let host = url.host else { return nil }
-            let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
-            guard let refusal = refusals[Self.key(host: host, port: port)] else { return nil }
-            var userInfo = refusal.userInfo
-            userInfo[NSURLErrorFailingURLErrorKey] = url
-            return URLError(refusal.code, userInfo: userInfo)
         }
     }
 #endif

@@ -26,7 +26,7 @@ public final class URLSessionTransport: Transport {
     /// Whether the trust policy pins keys, so that only `https` URLs may be sent.
     private let sendsOnlyHTTPS: Bool
     /// The header fields sent with each request that doesn't set them itself.
-    let addedHeaders: [String: String]
+    public let additionalHeaderFields: [String: String]
 
     /// Creates a transport with its own session for `configuration`.
     ///
@@ -69,7 +69,7 @@ public final class URLSessionTransport: Transport {
     private init(configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>, checked: CheckedTrust?) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
-        addedHeaders = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
+        additionalHeaderFields = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
         configuration.httpAdditionalHeaders = nil
         session = URLSession(
             configuration: configuration,
@@ -81,8 +81,8 @@ public final class URLSessionTransport: Transport {
         sendsOnlyHTTPS = checked?.pins.isEmpty == false
     }
 
-    /// The queue for the own session's delegate: on Linux one that runs each call on curl's thread (``InlineQueue``);
-    /// elsewhere `URLSession`'s own.
+    /// The queue for the own session's delegate, whose calls never wait: on Linux one that runs each call on curl's
+    /// thread (``InlineQueue``); on Apple platforms the serial queue `URLSession` makes for `nil`.
     private static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
             InlineQueue()
@@ -98,24 +98,22 @@ public final class URLSessionTransport: Transport {
         self.session = session
         ownsSession = false
         sendsOnlyHTTPS = false
-        addedHeaders = Self.additionalHeaders(of: session.configuration, adding: [:])
+        additionalHeaderFields = Self.additionalHeaders(of: session.configuration, adding: [:])
     }
 
     /// Whether the session would add credentials to a request for `url` that the request can't leave out: header
-    /// fields of a caller's session that aren't safe (``isSafeHeader(_:extra:)``), or, on Linux, where
+    /// fields of a caller's session that aren't safe to send to another origin, or, on Linux, where
     /// FoundationNetworking ignores `httpShouldHandleCookies`, cookies it holds for `url`.
-    func addsOwnCredentials(to url: URL) -> Bool {
+    public func addsCredentials(to url: URL) -> Bool {
         let configuration = session.configuration
         if (configuration.httpAdditionalHeaders ?? [:]).keys.contains(where: { !isSafeHeader("\($0)") }) {
             return true
         }
         #if canImport(FoundationNetworking)
-            guard configuration.httpShouldSetCookies, let cookies = configuration.httpCookieStorage?.cookies(for: url)
-            else { return false }
-            return !cookies.isEmpty
-        #else
-            return false
+            let cookies = configuration.httpShouldSetCookies ? configuration.httpCookieStorage?.cookies(for: url) : nil
+            if cookies?.isEmpty == false { return true }
         #endif
+        return false
     }
 
     deinit {
@@ -124,59 +122,33 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Sends `request` through the session and returns the body and the response.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try request.requireHTTP()
-        try requireSecure(request)
-        let request = prepared(request)
-        #if canImport(FoundationNetworking)
-            if let delegate = session.delegate as? SessionDelegate {
-                let (head, body) = try await delegate.send(request, in: session, transfer: nil)
-                var read = try await body.read(into: ArrivingBody())
-                let (data, _, _) = try read.finish()
-                guard let response = head.httpURLResponse() else { throw URLError(.badServerResponse) }
-                return (data, response)
-            }
-        #endif
-        return try await send(request, limit: nil)
-    }
-
     /// Sends `request` as it is: ``Webservice`` set the header fields this transport adds, or took them off.
     ///
-    /// On Linux, with its own session, the head comes as soon as it arrives and the body follows as curl reads it;
-    /// otherwise the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
+    /// With its own session, the head comes as soon as it arrives and the body follows as the session reads it; with
+    /// a caller's session, the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
     public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         try request.requireHTTP()
         try requireSecure(request)
-        #if canImport(FoundationNetworking)
-            if let delegate = session.delegate as? SessionDelegate {
-                return try await delegate.send(
-                    request, in: session, maxBodySize: context.streams ? nil : context.maxBodySize,
-                    backlog: context.streams ? Self.streamBacklog : nil, transfer: context.transfer)
-            }
-        #endif
+        if let delegate = session.delegate as? SessionDelegate {
+            return try await delegate.send(
+                request, in: session, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
+                transfer: context.transfer)
+        }
         return try await sendWhole(request, context: context) { request in
             try await send(request, limit: context.maxBodySize)
         }
     }
 
-    /// On Linux, the bytes of a stream's body that may wait for its loop in memory before they wait on disk: curl's
-    /// thread can't wait for the loop without stalling every other load of the process (<doc:StreamingResponses>).
+    /// The bytes of a body that may wait for its reader in memory before they wait on disk: the delegate's thread never
+    /// waits for a stream's loop (on Linux, curl's would stall every other load of the process; see
+    /// <doc:StreamingResponses>).
     static let streamBacklog = 1 << 20
 
-    /// Sends `request` through the session with a per-task delegate that enforces `limit`.
+    /// Sends `request` through a caller's session with a per-task delegate that enforces `limit`.
     private func send(_ request: URLRequest, limit: Int?) async throws -> (Data, URLResponse) {
         do {
             return try await session.data(for: request, delegate: limit.map(BodySizeLimiter.init))
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
-            #if !canImport(FoundationNetworking)
-                // The delegate cancels a connection whose server its trust policy refuses.
-                if let delegate = session.delegate as? SessionDelegate, let url = request.url,
-                    let refused = await delegate.refusals.refusal(of: url)
-                {
-                    throw refused
-                }
-            #endif
             // Nothing but the limiter cancels the task while the caller's task goes on.
             guard let limit else { throw error }
             throw WebserviceError(.bodyTooLarge(limit: limit))
@@ -187,21 +159,6 @@ public final class URLSessionTransport: Transport {
     private func requireSecure(_ request: URLRequest) throws {
         guard sendsOnlyHTTPS, let url = request.url, url.scheme?.lowercased() != "https" else { return }
         throw CheckedTrust.cleartext(url)
-    }
-
-    /// The request as this transport sends it: with the header fields it adds that `request` doesn't set itself.
-    ///
-    /// ``Webservice`` builds its requests with ``addedHeaders`` already, so they key its cache too, and sends them
-    /// through ``send(_:context:)``, which doesn't add them again: a request without credentials stays so.
-    func prepared(_ request: URLRequest) -> URLRequest {
-        let fields = request.allHTTPHeaderFields ?? [:]
-        let missing = addedHeaders.filter { added in !fields.keys.contains { sameHeaderName($0, added.key) } }
-        guard !missing.isEmpty else { return request }
-        var request = request
-        for (name, value) in missing {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        return request
     }
 
     /// `defaults` with the configuration's `httpAdditionalHeaders` as strings, which win over a default of the same

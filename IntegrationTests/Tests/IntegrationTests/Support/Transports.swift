@@ -18,6 +18,13 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case urlSession
     /// `AsyncHTTPClientTransport()`, with ResourceKit's shared client.
     case asyncHTTPClient
+    /// `PublicTransport`, written against the public API alone: not in `allCases`, only in the contract's tests.
+    case publicAPI
+
+    /// The two transports every test that talks to the server runs with.
+    static var allCases: [TransportKind] { [.urlSession, .asyncHTTPClient] }
+    /// Both, and a transport of a user's own: the tests of what the transport contract promises.
+    static let contract = allCases + [.publicAPI]
 
     var testDescription: String { rawValue }
 
@@ -42,6 +49,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return Webservice(
                 transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
                 observer: observer)
+        case .publicAPI:
+            return Webservice(
+                transport: PublicTransport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache,
+                middleware: middleware, observer: observer)
         }
     }
 
@@ -49,7 +60,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     func transport(trust policy: TrustPolicy) throws(TrustPolicyError) -> any Transport {
         switch self {
         case .urlSession: try URLSessionTransport(configuration: .ephemeral, trust: policy)
-        case .asyncHTTPClient: try AsyncHTTPClientTransport(trust: policy)
+        case .asyncHTTPClient, .publicAPI: try AsyncHTTPClientTransport(trust: policy)
         }
     }
 
@@ -73,7 +84,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = TimeInterval(seconds)
             try await body(.urlSession(configuration))
-        case .asyncHTTPClient:
+        case .asyncHTTPClient, .publicAPI:
             var configuration = HTTPClient.Configuration()
             configuration.redirectConfiguration = .disallow
             configuration.timeout.read = .seconds(Int64(seconds))

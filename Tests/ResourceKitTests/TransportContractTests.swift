@@ -1,0 +1,158 @@
+import Foundation
+import ResourceKit  // not `@testable`: the contract as a user's transport sees it
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a transport of a user's own can count on, through the public API alone.
+@Suite struct TransportContractTests {
+    private static let url = URL(string: "https://api.example.com/items")!
+
+    /// A transport whose body the test writes while the web service reads it.
+    private struct Live: Transport {
+        let chunks: AsyncThrowingStream<Data, any Error>
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            (Response(statusCode: 200, url: request.url), ResponseBody(chunks))
+        }
+    }
+
+    /// A transport that wraps another, counting the bytes of each body as they pass, without holding them.
+    private struct Counting: Transport {
+        let inner: any Transport
+        let counted: Counter
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            let (head, body) = try await inner.send(request, context: context)
+            let counted = counted
+            return (
+                head,
+                ResponseBody(
+                    body.chunks.map { @Sendable chunk in
+                        counted.add(chunk.count)
+                        return chunk
+                    })
+            )
+        }
+    }
+
+    final class Counter: Sendable {
+        private let bytes = Mutex(0)
+        var value: Int { bytes.withLock { $0 } }
+
+        func add(_ count: Int) {
+            bytes.withLock { $0 += count }
+        }
+    }
+
+    @Test func aWrappingTransportKeepsAStreamStreaming() async throws {
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        let counted = Counter()
+        let webservice = Webservice(transport: Counting(inner: Live(chunks: chunks), counted: counted))
+        let lines = StreamingResource<Int>(Resource<Data>(url: Self.url), jsonLines: JSONDecoder())
+        var elements = try await webservice.load(lines).makeAsyncIterator()
+        writer.yield(Data("1\n".utf8))
+        // The first element arrives while the inner body is still open: the wrapper didn't collect it.
+        #expect(try await elements.next() == 1)
+        #expect(counted.value == 2)
+        writer.yield(Data("2\n".utf8))
+        writer.finish()
+        #expect(try await elements.next() == 2)
+        #expect(try await elements.next() == nil)
+        #expect(counted.value == 4)
+    }
+
+    /// A server of its own that receives what it is sent: the request, and the bytes of its body file as read.
+    private struct Receiving: Transport {
+        let sink: Sink
+
+        final class Sink: Sendable {
+            let bodies = Mutex<[Data]>([])
+            let lengths = Mutex<[Int64?]>([])
+        }
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            var body = request.httpBody ?? Data()
+            if let file = context.bodyFile {
+                sink.lengths.withLock { $0.append(try? context.bodyFileLength) }
+                let handle = try FileHandle(forReadingFrom: file)
+                defer { try? handle.close() }
+                while let chunk = try handle.read(upToCount: 4096), !chunk.isEmpty { body.append(chunk) }
+            }
+            sink.bodies.withLock { $0.append(body) }
+            return (Response(statusCode: 204, url: request.url), ResponseBody(Data()))
+        }
+    }
+
+    @Test func aFileUploadReachesAStreamingTransportWithItsExactBytes() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let contents = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try contents.write(to: file)
+        let sink = Receiving.Sink()
+
+        try await Webservice(transport: Receiving(sink: sink)).load(
+            Resource<Void>(url: Self.url, method: .post(.file(file))))
+
+        #expect(sink.bodies.withLock { $0 } == [contents])
+        #expect(sink.lengths.withLock { $0 } == [Int64(contents.count)])
+    }
+
+    /// A transport that adds a header field of its own and answers with the value it got.
+    private struct Echoing: Transport {
+        var additionalHeaderFields: [String: String] { ["X-Client": "echo/1"] }
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            let value = request.value(forHTTPHeaderField: "X-Client") ?? "none"
+            return (
+                Response(statusCode: 200, url: request.url),
+                ResponseBody(
+                    AsyncThrowingStream { continuation in
+                        continuation.yield(Data(value.utf8))
+                        continuation.finish()
+                    })
+            )
+        }
+    }
+
+    @Test func theWebServiceSendsTheTransportsOwnHeaderFields() async throws {
+        #expect(
+            try await Webservice(transport: Echoing()).load(Resource<String>(url: Self.url, textEncoding: .utf8))
+                == "echo/1")
+    }
+
+    @Test func dataForCollectsTheStreamedBodyWithTheTransportsOwnHeaderFields() async throws {
+        let (body, response) = try await Echoing().data(for: URLRequest(url: Self.url))
+        #expect(body == Data("echo/1".utf8))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+
+    @Test func collectStopsAtItsLimitWithATypedError() async throws {
+        let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        writer.yield(Data(count: 6))
+        writer.yield(Data(count: 6))
+        writer.finish()
+        let error = try await #require(throws: WebserviceError.self) {
+            try await ResponseBody(chunks).collect(upTo: 10)
+        }
+        guard case .bodyTooLarge(let limit) = error.reason else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(limit == 10)
+        #expect(try await ResponseBody(Data(count: 10)).collect(upTo: 10).count == 10)
+    }
+
+    /// A transport that implements neither requirement.
+    private struct Hollow: Transport {}
+
+    @Test func aTransportThatImplementsNeitherFailsWithAClearError() async throws {
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: Hollow()).load(Resource<Data>(url: Self.url))
+        }
+        #expect("\(error)".contains("implements neither"))
+    }
+}
