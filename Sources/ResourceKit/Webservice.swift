@@ -102,10 +102,10 @@ public struct Webservice: Sendable {
     package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
         var request = try request(for: resource)
-        // Without a cache nothing is stored, nor ever a stream or a download: a load that may use only a stored
-        // response fails here.
+        // Without a cache nothing is stored, nor ever a download: a load that may use only a stored response fails
+        // here.
         if resource.cachePolicy == .storedOnly, cache == nil || resource.destination != nil {
-            throw Caching.nothingStored.failing(request)
+            throw WebserviceError(.notStored).failing(request)
         }
         // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
         if streams, resource.timeout != nil { request.timeoutInterval = URLRequest(url: resource.url).timeoutInterval }
@@ -154,10 +154,6 @@ public struct Webservice: Sendable {
         }
         guard !resource.sendsCredentials else { return request }
         guard let url = request.url, transport.addsCredentials(to: url) else { return request.withoutCredentials }
-        let reason =
-            "The request goes to another origin than the one the resource names, and the transport's URLSession adds "
-            + "credentials to every request (its configuration's header fields or cookies); it was not sent."
-        throw WebserviceError(.transport(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])))
-            .failing(request)
+        throw WebserviceError(.credentialsRefused).failing(request)
     }
 }

@@ -38,6 +38,14 @@ public struct WebserviceError: Error, Sendable {
         case bodyTooLarge(limit: Int)
         /// ``Authentication``'s credential provider failed to give a credential; its error is redacted.
         case authentication(any Error)
+        /// A ``CachePolicy/storedOnly`` load found no stored response, or its web service has no cache: nothing was
+        /// sent.
+        case notStored
+        /// The request may carry no credentials (a page on another origin), but its transport adds its own to every
+        /// request (``Transport/addsCredentials(to:)``): it was not sent.
+        case credentialsRefused
+        /// A stream's elements were iterated a second time; they can be iterated once.
+        case alreadyIterated
     }
 
     /// What went wrong.
@@ -62,7 +70,9 @@ public struct WebserviceError: Error, Sendable {
     public var response: Response? {
         switch reason {
         case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
-        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication: nil
+        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication, .notStored, .credentialsRefused,
+            .alreadyIterated:
+            nil
         }
     }
 
@@ -93,7 +103,8 @@ public struct WebserviceError: Error, Sendable {
         case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _),
             .authentication(let error):
             error
-        case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge: nil
+        case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge, .notStored, .credentialsRefused, .alreadyIterated:
+            nil
         }
     }
 }
@@ -130,6 +141,13 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The response body is larger than the resource's limit of \(Self.count(limit))."
         case .authentication(let error):
             "No credential could be obtained: \(Self.explain(error))"
+        case .notStored:
+            "No stored response answers the request, and its cache policy, storedOnly, never uses the network."
+        case .credentialsRefused:
+            "The request goes to another origin than the one the resource names, and may carry no credentials, but "
+                + "the transport adds its own to every request (header fields or cookies): it was not sent."
+        case .alreadyIterated:
+            "A stream's elements can be iterated once, and these were already."
         }
     }
 

@@ -149,7 +149,7 @@ import Testing
 
         if credential.isRefused {
             let error = try await #require(throws: WebserviceError.self) { try await iterator.next() }
-            #expect((error.underlyingError as? URLError)?.code == .unsupportedURL)
+            #expect(error.reason.isCredentialsRefused, "\(error)")
             #expect(SessionServer.requests(under: prefix).count == 1)
             return
         }

@@ -379,6 +379,26 @@ import Testing
         _ = try ResponseCache(directory: folder.url, byteLimit: 1_000_000)
     }
 
+    /// A child process started while a cache was open holds a copy of its directory's descriptor until it execs, or
+    /// for good if it never does: once the cache is gone, the directory opens again all the same.
+    @Test func directoryOpensAgainWhileAChildStillHoldsACopyOfTheClosedCachesDescriptor() throws {
+        defer { folder.delete() }
+        var child: pid_t = 0
+        defer {
+            if child > 0 {
+                kill(child, SIGKILL)
+                waitpid(child, nil, 0)
+            }
+        }
+        do {
+            let storage = try DiskStorage(directory: folder.url, byteLimit: 1_000_000)
+            try withExtendedLifetime(storage) { child = try spawnHoldingACopy(of: folder.url) }
+        }
+        let reopened = try DiskStorage(directory: folder.url, byteLimit: 1_000_000)
+        #expect(throws: CocoaError.self) { try DiskStorage(directory: folder.url, byteLimit: 1_000_000) }
+        withExtendedLifetime(reopened) {}
+    }
+
     @Test func removeAllDeletesWhatItCanThenThrowsNamingWhatItCant() async throws {
         defer { folder.delete() }
         let service = try await folder.service(server: server)
@@ -628,4 +648,33 @@ func processMemory(_ field: String) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
     let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
     return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+}
+
+/// Starts `sleep` with a copy of this process's descriptor of the directory `url`, as a child forked while it is open
+/// has until it execs; returns the child's process ID.
+private func spawnHoldingACopy(of url: URL) throws -> pid_t {
+    var directory = stat()
+    try #require(stat(url.path, &directory) == 0)
+    // The descriptor the cache opened, found by its device and inode.
+    let descriptor = try #require(
+        (0..<Int32(4_096)).first { fd in
+            var status = stat()
+            return fstat(fd, &status) == 0 && status.st_dev == directory.st_dev && status.st_ino == directory.st_ino
+        })
+    #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+    #else
+        var actions = posix_spawn_file_actions_t()
+    #endif
+    try #require(posix_spawn_file_actions_init(&actions) == 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    // dup2 leaves the copy open across exec, where the original is close-on-exec.
+    try #require(posix_spawn_file_actions_adddup2(&actions, descriptor, 3) == 0)
+    var child: pid_t = 0
+    let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup("60"), nil]
+    defer { arguments.forEach { free($0) } }
+    let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+    // posix_spawn returns once the child has exec'd: it holds the copy alone, as a forked child does until it execs.
+    try #require(posix_spawn(&child, "/bin/sleep", &actions, nil, arguments, environment) == 0)
+    return child
 }

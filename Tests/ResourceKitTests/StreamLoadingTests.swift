@@ -97,6 +97,18 @@ struct StreamLoadingTests {
         writer.finish()
     }
 
+    @Test func aSecondIterationFailsSayingSo() async throws {
+        let transport = StubTransport.answering(.status(200, body: Data("1\n".utf8)))
+        let elements = try await Webservice(transport: transport).load(Self.lines)
+        var first: [Int] = []
+        for try await element in elements { first.append(element) }
+        #expect(first == [1])
+        let error = try await #require(throws: WebserviceError.self) {
+            for try await _ in elements {}
+        }
+        #expect(error.reason.isAlreadyIterated, "\(error)")
+    }
+
     @Test func neitherTheCacheNorDeduplicationSharesAStream() async throws {
         let transport = StubTransport.answering(
             .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("1\n2\n".utf8)))

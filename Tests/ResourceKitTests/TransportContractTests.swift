@@ -1,5 +1,6 @@
 import Foundation
-import ResourceKit  // not `@testable`: the contract as a user's transport sees it
+import ResourceKit
+import ResourceKitTesting  // not `@testable`: the contract as a user's transport sees it
 import Synchronization
 import Testing
 
@@ -154,5 +155,31 @@ import Testing
             try await Webservice(transport: Hollow()).load(Resource<Data>(url: Self.url))
         }
         #expect("\(error)".contains("implements neither"))
+    }
+
+    /// A transport that adds a credential of its own to every request, as a session with cookies does.
+    private struct Cookied: Transport {
+        let inner: StubTransport
+
+        func addsCredentials(to url: URL) -> Bool { true }
+
+        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            try await inner.send(request, context: context)
+        }
+    }
+
+    @Test func aTransportThatAddsItsOwnCredentialsSendsNoPageToAnotherOrigin() async throws {
+        let stub = StubTransport.answering(
+            .status(200, headers: ["Link": #"<https://other.example/items?page=2>; rel="next""#], body: Data("1".utf8)))
+        let first = Resource<String>(url: Self.url, textEncoding: .utf8)
+        var pages = Webservice(transport: Cookied(inner: stub)).pages(of: first).makeAsyncIterator()
+
+        #expect(try await pages.next() == "1")
+        let error = try await #require(throws: WebserviceError.self) { try await pages.next() }
+        guard case .credentialsRefused = error.reason else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(await stub.requests.count == 1)
     }
 }

@@ -20,6 +20,6 @@ public enum CachePolicy: Sendable, Hashable {
     /// 502, 503 or 504.
     case networkElseStored
     /// A stored response only, whatever its age; never the network. Without one, the load fails with
-    /// `URLError(.resourceUnavailable)`.
+    /// ``WebserviceError/Reason/notStored``.
     case storedOnly
 }

@@ -259,8 +259,9 @@ struct EntryName: Hashable {
 /// its descriptor, and never follows a link in place of an entry.
 ///
 /// The lock is an exclusive `flock` on the directory itself, taken without waiting, so a second cache, in this
-/// process or another, fails to open the directory instead of sharing it; it goes with the descriptor, when the
-/// storage that holds this goes away or the process ends.
+/// process or another, fails to open the directory instead of sharing it; it is released when the storage that holds
+/// this goes away, even while a child process forked before still has a copy of the descriptor, or when the process
+/// ends.
 final class CacheDirectory: Sendable {
     /// A file that can't be opened for a reason of the moment, such as the process being out of descriptors: the
     /// file itself may be fine.
@@ -319,6 +320,9 @@ final class CacheDirectory: Sendable {
     }
 
     deinit {
+        // Unlocked before the close: a child process forked meanwhile, by any thread, has a copy of the descriptor
+        // until it execs, and the lock goes with the last copy, not this one, so the next cache would fail to lock.
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 

@@ -20,7 +20,7 @@ struct Caching: Middleware {
         let policy = context.cachePolicy
         let (found, generation) = await cache.lookup(request)
         guard let found else {
-            guard policy != .storedOnly else { throw Self.nothingStored }
+            guard policy != .storedOnly else { throw WebserviceError(.notStored) }
             return try await load(request, context: context, generation: generation, next: next)
         }
         switch policy {
@@ -140,12 +140,6 @@ struct Caching: Middleware {
         return answer
     }
 
-    /// What a ``CachePolicy/storedOnly`` load throws when nothing is stored for it.
-    static var nothingStored: WebserviceError {
-        let reason = "No stored response answers the request, and its cache policy, storedOnly, never uses the network."
-        return WebserviceError(
-            .transport(URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: reason])))
-    }
 }
 
 extension WebserviceError {

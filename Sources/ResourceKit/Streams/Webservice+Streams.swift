@@ -131,16 +131,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
             if let reader {
                 self.reader = reader
             } else {
-                self.reader = ChunkReader {
-                    throw WebserviceError(
-                        .transport(
-                            URLError(
-                                .resourceUnavailable,
-                                userInfo: [
-                                    NSLocalizedDescriptionKey:
-                                        "A stream's elements can be iterated once, and these were already."
-                                ])))
-                }
+                self.reader = ChunkReader { throw WebserviceError(.alreadyIterated) }
             }
         }
 

@@ -49,3 +49,20 @@ extension DecodingError {
     }
     var dataCorrupted: Context? { if case .dataCorrupted(let context) = self { context } else { nil } }
 }
+
+extension WebserviceError.Reason {
+    /// Whether it is ``WebserviceError/Reason/notStored``.
+    var isNotStored: Bool {
+        if case .notStored = self { true } else { false }
+    }
+
+    /// Whether it is ``WebserviceError/Reason/credentialsRefused``.
+    var isCredentialsRefused: Bool {
+        if case .credentialsRefused = self { true } else { false }
+    }
+
+    /// Whether it is ``WebserviceError/Reason/alreadyIterated``.
+    var isAlreadyIterated: Bool {
+        if case .alreadyIterated = self { true } else { false }
+    }
+}
