@@ -25,10 +25,6 @@ public struct LoadContext: Sendable {
     public var maxBodySize: Int?
     /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.
     public var attempt = 1
-    /// Whether another attempt follows this one if it fails to connect; `nil` without a ``RetryPolicy``.
-    ///
-    /// A policy sets it for the layers after it; ``NetworkWait`` doesn't wait for the network when none follows.
-    var retryFollows: Bool?
     /// The web service's ``Webservice/observer``.
     public var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory

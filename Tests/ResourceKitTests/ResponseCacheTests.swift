@@ -339,7 +339,7 @@ import Testing
     @Test func aHEADKeepsTheStoredResponse() async throws {
         let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
         #expect(try await load(numbered(), with: service(cache: cache)) == "1")
-        // As NetworkWait's probe is sent.
+        // As the retry policy sends its probe for the network.
         #expect(try await load(numbered(), with: service(cache: cache, middleware: [AsHEAD()])) == "2")
         #expect(try await load(numbered(), with: service(cache: cache)) == "1")
     }

@@ -336,9 +336,9 @@ import Testing
 // MARK: - Waiting for the network
 
 extension ProductionLayerTests {
-    /// The middleware that retry once, after a short backoff, and, with `waiting`, wait up to 10 s for the network.
+    /// The policy that retries once, after a short backoff, and, with `waiting`, waits up to 10 s for the network.
     private static func retrying(waiting: Bool) -> [any Middleware] {
-        [RetryPolicy(maxAttempts: 2, baseDelay: 0.05)] + (waiting ? [NetworkWait(maxWait: 10)] : [])
+        [RetryPolicy(maxAttempts: 2, baseDelay: 0.05, networkWait: waiting ? 10 : nil)]
     }
 
     @Test(arguments: TransportKind.allCases)

@@ -199,4 +199,78 @@ import W3CTracing
             }
         }
     }
+
+    /// A middleware of the app's own that hands its loads to `DistributedTracing`: the pipeline finds no
+    /// `DistributedTracing` in the array, yet each request is a span, since no layer looks for it by its type.
+    private struct AppTracing: Middleware {
+        var tracing: DistributedTracing
+
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            try await tracing.intercept(request, context: context, next: next)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func distributedTracingInsideAnotherMiddlewareStillTracesEachRequest(kind: TransportKind) async throws {
+        try await withServer { base in
+            let tracer = W3CTracer()
+            let webservice = kind.webservice(middleware: [AppTracing(tracing: DistributedTracing(tracer: tracer))])
+            let received = try await webservice.load(Resource<[String: String]>(get: base / "faults/headers"))
+            let spans = tracer.finishedSpans
+            #expect(spans.map(\.operationName) == ["GET"])
+            #expect(received["traceparent"] == spans.first?.ids.traceparent)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func withoutDistributedTracingNothingIsTraced(kind: TransportKind) async throws {
+        try await withServer { base in
+            let webservice = kind.webservice(middleware: [RetryPolicy()])
+            let received = try await webservice.load(Resource<[String: String]>(get: base / "faults/headers"))
+            #expect(received["traceparent"] == nil)
+        }
+    }
+
+    /// MiddlewareChain.md's numbered path against the layers the code assembles with this trait, the client span's
+    /// included; the unit test `MiddlewareChainArticleTests` does the same without it, by the same rules.
+    @Test func theArticleListsTheLayersInTheOrderOfTheCode() throws {
+        struct Mine: Middleware {
+            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+                try await next(request, context)
+            }
+        }
+        let article = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(
+                "Sources/ResourceKit/ResourceKit.docc/MiddlewareChain.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        // The steps of the list under "The pipeline", each with its continuation lines.
+        var steps: [String] = []
+        var inSection = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("#") {
+                inSection = line == "### The pipeline"
+            } else if inSection, line.first?.isNumber == true, line.contains(". ") {
+                steps.append(String(line))
+            } else if inSection, line.hasPrefix(" "), !steps.isEmpty {
+                steps[steps.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        // Each step's layer: the code span that opens its first parenthesis, the last part of a symbol's path.
+        let listed = steps.compactMap { step -> String? in
+            guard let open = step.range(of: "(`") else { return nil }
+            let name = step[open.upperBound...].drop { $0 == "`" }.prefix { $0 != "`" }
+            let after = step[open.upperBound...].drop { $0 == "`" }.dropFirst(name.count).drop { $0 == "`" }
+            guard let close = after.first, close == ")" || close == ";" else { return nil }
+            return String(name.split(separator: "/").last ?? name)
+        }
+        let layers = Pipeline.layers(
+            middleware: [Mine()], cache: ResponseCache(byteLimit: 1_000), limiter: LoadLimiter(maxConcurrentLoads: 1))
+        let assembled =
+            [String(describing: Timeout.self)]
+            + layers.map { $0 is Mine ? "middleware" : String(describing: type(of: $0)) }
+            + [String(describing: Sending.self)]
+        #expect(assembled.contains("ClientSpan"))
+        #expect(listed == assembled)
+    }
 }

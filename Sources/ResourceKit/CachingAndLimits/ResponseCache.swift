@@ -151,7 +151,7 @@ public actor ResponseCache {
     func record(_ response: StoredResponse, for request: URLRequest, generation: Int) {
         guard let key = Key(request) else {
             // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such as
-            // ``NetworkWait``'s `HEAD`, changed nothing (RFC 9111, section 4.4).
+            // the `HEAD` that probes for the network, changed nothing (RFC 9111, section 4.4).
             if response.statusCode < 400, !Self.safeMethods.contains(request.httpMethod ?? "GET"), let url = request.url
             {
                 storage.removeAll(url: url.absoluteString)

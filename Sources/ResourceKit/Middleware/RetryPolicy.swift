@@ -9,10 +9,11 @@ import Foundation
 /// Only idempotent methods are retried unless ``retriesEveryMethod`` is set, and only failures a later attempt can
 /// cure: a connection refused or lost, a timeout, and the statuses 408, 429, 500, 502, 503 and 504. The delay grows
 /// exponentially from ``baseDelay`` with full jitter, up to ``maxDelay``; a `Retry-After` on a 429 or 503 is honoured
-/// up to ``maxRetryAfter``. The rules are in <doc:RetryingRequests>.
+/// up to ``maxRetryAfter``. With ``networkWait``, an attempt that couldn't connect waits for the network before the
+/// next one. The rules are in <doc:RetryingRequests>.
 ///
 /// ```swift
-/// let webservice = Webservice(middleware: [RetryPolicy(maxAttempts: 4)])
+/// let webservice = Webservice(middleware: [RetryPolicy(maxAttempts: 4, networkWait: 30)])
 /// ```
 public struct RetryPolicy: Middleware {
     /// The most attempts a load makes, the first one included.
@@ -26,6 +27,13 @@ public struct RetryPolicy: Middleware {
     /// Whether `POST`, `PATCH` and other methods that are not idempotent are retried too, which may repeat their
     /// effect on the server.
     public var retriesEveryMethod: Bool
+    /// The longest wait for the network after an attempt that couldn't connect, before the next attempt, in seconds;
+    /// `nil`, the default, doesn't wait.
+    ///
+    /// The policy probes the server with a `HEAD` of the request's URL through the layers after it, with backoff,
+    /// until any response arrives, never past the resource's ``Resource/timeout``, and only when another attempt
+    /// follows; see <doc:RetryingRequests#Waiting-for-the-network>.
+    public var networkWait: TimeInterval?
 
     /// Waits between attempts; a virtual clock in tests.
     var sleep: @Sendable (TimeInterval) async throws -> Void = {
@@ -35,6 +43,14 @@ public struct RetryPolicy: Middleware {
     var now: @Sendable () -> Date = { Date() }
     /// A number in `0..<1` that picks the jitter.
     var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// A monotonic clock in nanoseconds, which bounds a wait for the network; a virtual clock in tests.
+    var uptime: @Sendable () -> UInt64 = { Uptime.now() }
+    /// The pause before the first probe of a wait for the network, before jitter; each later one doubles it.
+    var firstProbeInterval: TimeInterval = 0.25
+    /// The longest pause between two probes, in seconds.
+    var maxProbeInterval: TimeInterval = 4
+    /// The seconds a probe may take before it counts as unanswered.
+    var probeTimeout: TimeInterval = 3
 
     /// Creates a policy; the defaults suit an interactive app.
     public init(
@@ -42,13 +58,15 @@ public struct RetryPolicy: Middleware {
         baseDelay: TimeInterval = 0.5,
         maxDelay: TimeInterval = 30,
         maxRetryAfter: TimeInterval = 60,
-        retriesEveryMethod: Bool = false
+        retriesEveryMethod: Bool = false,
+        networkWait: TimeInterval? = nil
     ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
         self.retriesEveryMethod = retriesEveryMethod
+        self.networkWait = networkWait
     }
 
     /// Sends `request` through `next` until an attempt succeeds, fails for good, or ``maxAttempts`` are made; the
@@ -61,8 +79,6 @@ public struct RetryPolicy: Middleware {
             let failure: Failure
             let outcome: Result<Response, WebserviceError>
             let attempt = context.attempt - first + 1
-            // For ``NetworkWait``, after this policy: a wait for the network is pointless when no attempt follows.
-            context.retryFollows = mayRetry(after: attempt, method: method)
             do {
                 let response = try await next(request, context)
                 guard Self.retryableStatusCodes.contains(response.statusCode) else { return response }
@@ -73,6 +89,7 @@ public struct RetryPolicy: Middleware {
                 failure = .transport(code)
                 outcome = .failure(error)
             }
+            try await waitForNetwork(after: failure, attempt: attempt, of: request, context: context, next: next)
             // A wait the resource's timeout would cut short ends the load now, with the answer it has.
             guard let delay = delay(after: failure, attempt: attempt, method: method, now: now(), random: random()),
                 context.timeRemaining.map({ delay < $0 }) ?? true
@@ -88,7 +105,7 @@ public struct RetryPolicy: Middleware {
     /// The statuses that a later attempt may not get again.
     static let retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// The transport failures that a later attempt may not meet again: a failure to connect, or a timeout.
-    static let retryableErrorCodes = NetworkWait.connectivityErrorCodes.union([.timedOut])
+    static let retryableErrorCodes = connectivityErrorCodes.union([.timedOut])
 
     /// How an attempt failed.
     enum Failure: Sendable, Equatable {

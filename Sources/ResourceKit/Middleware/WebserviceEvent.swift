@@ -22,7 +22,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         case failed(any Error, duration: TimeInterval)
         /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
         case retryScheduled(attempt: Int, delay: TimeInterval)
-        /// ``NetworkWait`` waits up to `maxWait` seconds for the network, after attempt number `attempt` failed to
+        /// ``RetryPolicy`` waits up to `maxWait` seconds for the network, after attempt number `attempt` failed to
         /// connect.
         case waitingForNetwork(attempt: Int, maxWait: TimeInterval)
         /// ``Authentication`` replaced a rejected credential; this request made it do so.

@@ -10,8 +10,10 @@
     /// ``DistributedTracing`` put in the load's context, with the span's context written into the request's header
     /// fields.
     ///
-    /// It sits after the cache and the limit: the trace fields are no part of a cache or de-duplication key, an answer
-    /// from the cache sends nothing and starts no span, and no span times a wait for a place. Its attributes follow
+    /// It is in every pipeline built with the `Tracing` trait, and passes a load through untouched unless a
+    /// ``DistributedTracing`` before it set the load's `trace`: no layer looks for that middleware by its type. It sits
+    /// after the cache and the limit: the trace fields are no part of a cache or de-duplication key, an answer from the
+    /// cache sends nothing and starts no span, and no span times a wait for a place. Its attributes follow
     /// OpenTelemetry's HTTP client conventions; see <doc:Observability#Tracing>.
     struct ClientSpan: Middleware {
         func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {

@@ -29,8 +29,8 @@ final class EventLog: Sendable {
     var descriptions: [String] { events.map(\.description) }
 }
 
-/// A clock for ``RetryPolicy`` and ``NetworkWait`` that records each wait and returns at once, or, when `parks`, waits
-/// until cancelled; its time is the sum of the waits.
+/// A clock for ``RetryPolicy``'s backoff and its wait for the network that records each wait and returns at once, or,
+/// when `parks`, waits until cancelled; its time is the sum of the waits.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class VirtualClock: Sendable {
     private let waits = Mutex<[TimeInterval]>([])
@@ -46,12 +46,12 @@ final class VirtualClock: Sendable {
     /// The seconds the waits add up to: the clock's time.
     var elapsed: TimeInterval { sleeps.reduce(0, +) }
 
-    /// The uptime to give a ``NetworkWait``: ``elapsed`` in nanoseconds.
+    /// The uptime to give a ``RetryPolicy``'s wait for the network: ``elapsed`` in nanoseconds.
     var uptime: @Sendable () -> UInt64 {
         { UInt64((self.elapsed * 1_000_000_000).rounded()) }
     }
 
-    /// The sleep to give a ``RetryPolicy`` or a ``NetworkWait``.
+    /// The sleep to give a ``RetryPolicy``.
     var sleep: @Sendable (TimeInterval) async throws -> Void {
         { seconds in
             self.waits.withLock { $0.append(seconds) }

@@ -8,31 +8,33 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Waiting for the network after a failure to connect, before the retry policy's next attempt: loads through a
-/// ``RetryPolicy`` and a ``NetworkWait`` against a stub server that is down for a while, on a virtual clock.
-@Suite struct NetworkWaitTests {
-    /// A web service with `policy` (its backoff on a clock of its own, at the full delay) and `wait` (on `clock`, its
-    /// jitter fixed by `random`), or the policy alone when `wait` is `nil`.
+/// Waiting for the network after a failure to connect, before the retry policy's next attempt
+/// (``RetryPolicy/networkWait``): loads against a stub server that is down for a while, on a virtual clock.
+@Suite struct RetryPolicyNetworkWaitTests {
+    /// A web service with `policy` and then `after`, the policy's pauses (probes and backoff) on `clock`, its jitter
+    /// fixed by `random`: at 1, the backoff before the second attempt is the full half second.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private static func webservice(
         _ transport: StubTransport,
         clock: VirtualClock,
-        policy: RetryPolicy = RetryPolicy(maxAttempts: 2),
-        wait: NetworkWait? = NetworkWait(),
+        policy: RetryPolicy = RetryPolicy(maxAttempts: 2, networkWait: 30),
+        after: [any Middleware] = [],
         random: Double = 1,
         events: EventLog? = nil
     ) -> Webservice {
         var policy = policy
-        policy.sleep = VirtualClock().sleep
-        policy.random = { 1 }
-        var middleware: [any Middleware] = [policy]
-        if var wait {
-            wait.sleep = clock.sleep
-            wait.uptime = clock.uptime
-            wait.random = { random }
-            middleware.append(wait)
+        policy.sleep = clock.sleep
+        policy.uptime = clock.uptime
+        policy.random = { random }
+        return Webservice(transport: transport, middleware: [policy] + after, observer: events?.observer)
+    }
+
+    /// The `waitingForNetwork` events `events` received: each wait's bound.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func waits(in events: EventLog) -> [TimeInterval] {
+        events.events.compactMap { event in
+            if case .waitingForNetwork(_, let maxWait) = event.kind { maxWait } else { nil }
         }
-        return Webservice(transport: transport, middleware: middleware, observer: events?.observer)
     }
 
     /// The requests `transport` was sent with `method`.
@@ -51,42 +53,48 @@ import Testing
         #expect(await Self.requests("GET", to: transport).count == 2)
         #expect(await Self.requests("HEAD", to: transport).count >= 1)
         #expect(clock.elapsed >= 10 && clock.elapsed < 15)
+        // The policy's own backoff follows the wait.
+        #expect(clock.sleeps.last == 0.5)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func withoutTheWaitTheSameOutageSpendsEveryAttempt() async throws {
         let clock = VirtualClock()
         let transport = StubTransport.down(for: 10, on: clock)
-        let webservice = Self.webservice(transport, clock: clock, wait: nil)
+        let webservice = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 2))
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
         #expect(error.transportErrorCode == .cannotConnectToHost)
         #expect(error.attempts == 2)
+        #expect(clock.sleeps == [0.5])
+        #expect(await Self.requests("HEAD", to: transport).isEmpty)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func givesUpAfterMaxWaitAndRethrowsTheFailure() async throws {
         let clock = VirtualClock()
         let transport = StubTransport.down(for: .infinity, on: clock)
-        let webservice = Self.webservice(transport, clock: clock, wait: NetworkWait(maxWait: 5))
+        let webservice = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 2, networkWait: 5))
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
         #expect(error.transportErrorCode == .cannotConnectToHost)
         #expect(error.attempts == 2)
-        // The last pause is cut to the bound; the second attempt's failure isn't waited for, as none follows it.
-        #expect(clock.sleeps == [0.25, 0.5, 1, 2, 1.25])
+        // The last pause is cut to the bound, then the backoff; the second attempt's failure isn't waited for, as none
+        // follows it.
+        #expect(clock.sleeps == [0.25, 0.5, 1, 2, 1.25, 0.5])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func probesBackOffWithJitterUpToTheCap() async throws {
         let clock = VirtualClock()
         let transport = StubTransport.down(for: .infinity, on: clock)
-        let wait = NetworkWait(maxWait: 20, maxProbeInterval: 4)
-        _ = try? await Self.webservice(transport, clock: clock, wait: wait).load(thing())
-        #expect(clock.sleeps == [0.25, 0.5, 1, 2, 4, 4, 4, 4, 0.25])
+        let policy = RetryPolicy(maxAttempts: 2, networkWait: 20)
+        #expect(policy.maxProbeInterval == 4)
+        _ = try? await Self.webservice(transport, clock: clock, policy: policy).load(thing())
+        #expect(clock.sleeps == [0.25, 0.5, 1, 2, 4, 4, 4, 4, 0.25, 0.5])
         #expect(await Self.requests("HEAD", to: transport).count == 8)
 
         let jittered = VirtualClock()
         let halved = StubTransport.down(for: .infinity, on: jittered)
-        _ = try? await Self.webservice(halved, clock: jittered, wait: wait, random: 0).load(thing())
+        _ = try? await Self.webservice(halved, clock: jittered, policy: policy, random: 0).load(thing())
         #expect(jittered.sleeps.prefix(6) == [0.125, 0.25, 0.5, 1, 2, 2])
     }
 
@@ -97,13 +105,13 @@ import Testing
         resource.timeout = 25
         let (clock, events) = (VirtualClock(), EventLog())
         let transport = StubTransport.down(for: .infinity, on: clock)
-        let webservice = Self.webservice(transport, clock: clock, events: events)
+        // Without backoff, so that the clock's time is the wait's.
+        let policy = RetryPolicy(maxAttempts: 2, baseDelay: 0, networkWait: 30)
+        let webservice = Self.webservice(transport, clock: clock, policy: policy, events: events)
         await #expect(throws: WebserviceError.self) { try await webservice.load(resource) }
-        // Within the 25 s the resource has left, however much of it a loaded machine took, not the 30 s `maxWait`.
+        // Within the 25 s the resource has left, however much of it a loaded machine took, not the 30 s `networkWait`.
         #expect(clock.elapsed > 0 && clock.elapsed <= 25)
-        let bounds = events.events.compactMap { event in
-            if case .waitingForNetwork(_, let maxWait) = event.kind { maxWait } else { nil }
-        }
+        let bounds = Self.waits(in: events)
         #expect(bounds.count == 1 && bounds.allSatisfy { $0 > 0 && $0 <= 25 })
     }
 
@@ -115,10 +123,12 @@ import Testing
         .status(404),
     ])
     func otherFailuresAndStatusesAreNotWaitedFor(answer: StubAnswer) async throws {
-        let clock = VirtualClock()
+        let (clock, events) = (VirtualClock(), EventLog())
         let transport = StubTransport.answering(answer)
-        _ = try? await Self.webservice(transport, clock: clock).load(thing())
-        #expect(clock.sleeps.isEmpty)
+        _ = try? await Self.webservice(transport, clock: clock, events: events).load(thing())
+        // At most the backoff before a retry.
+        #expect(clock.sleeps.allSatisfy { $0 == 0.5 })
+        #expect(Self.waits(in: events).isEmpty)
         #expect(await Self.requests("HEAD", to: transport).isEmpty)
     }
 
@@ -126,24 +136,10 @@ import Testing
     @Test func noWaitWhenNoAttemptFollows() async throws {
         let clock = VirtualClock()
         let transport = StubTransport.down(for: 10, on: clock)
-        let once = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 1))
+        let once = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 1, networkWait: 30))
         await #expect(throws: WebserviceError.self) { try await once.load(thing()) }
-        let post = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 3))
+        let post = Self.webservice(transport, clock: clock, policy: RetryPolicy(maxAttempts: 3, networkWait: 30))
         await #expect(throws: WebserviceError.self) { try await post.load(thing(.post(Data("{}".utf8)))) }
-        #expect(clock.sleeps.isEmpty)
-        #expect(await Self.requests("HEAD", to: transport).isEmpty)
-    }
-
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func noWaitWithoutARetryPolicyBeforeIt() async throws {
-        let clock = VirtualClock()
-        let transport = StubTransport.down(for: 10, on: clock)
-        var wait = NetworkWait()
-        wait.sleep = clock.sleep
-        wait.uptime = clock.uptime
-        await #expect(throws: WebserviceError.self) {
-            try await Webservice(transport: transport, middleware: [wait]).load(thing())
-        }
         #expect(clock.sleeps.isEmpty)
         #expect(await Self.requests("HEAD", to: transport).isEmpty)
     }
@@ -155,10 +151,11 @@ import Testing
     func aProbeIntervalBelowAQuarterSecondProbesEveryQuarterSecond(interval: TimeInterval) async throws {
         let clock = VirtualClock()
         let transport = StubTransport.down(for: .infinity, on: clock)
-        let wait = NetworkWait(maxWait: 2, maxProbeInterval: interval)
-        _ = try? await Self.webservice(transport, clock: clock, wait: wait).load(thing())
-        // Eight pauses fill the 2 s; the wait ends before a probe after the last.
-        #expect(clock.sleeps == Array(repeating: 0.25, count: 8))
+        var policy = RetryPolicy(maxAttempts: 2, networkWait: 2)
+        policy.maxProbeInterval = interval
+        _ = try? await Self.webservice(transport, clock: clock, policy: policy).load(thing())
+        // Eight pauses fill the 2 s; the wait ends before a probe after the last, and the backoff follows.
+        #expect(clock.sleeps == Array(repeating: 0.25, count: 8) + [0.5])
         #expect(await Self.requests("HEAD", to: transport).count == 7)
     }
 
@@ -172,7 +169,7 @@ import Testing
         let clock = VirtualClock()
         let value = try await Self.webservice(transport, clock: clock).load(thing())
         #expect(value == "done")
-        #expect(clock.sleeps == [0.25])
+        #expect(clock.sleeps == [0.25, 0.5])
         #expect(await Self.requests("HEAD", to: transport).count == 1)
     }
 
@@ -192,6 +189,31 @@ import Testing
         #expect(probe.value(forHTTPHeaderField: "X-Trace") == "7")
         #expect(
             await Self.requests("PUT", to: transport).map(\.httpBody) == [resource.method.body, resource.method.body])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theProbePassesTheMiddlewareAfterThePolicy() async throws {
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: 1, on: clock)
+        let key = HeaderField(name: "X-API-Key", value: "k")
+        _ = try await Self.webservice(transport, clock: clock, after: [key]).load(thing())
+        let probes = await Self.requests("HEAD", to: transport)
+        #expect(!probes.isEmpty && probes.allSatisfy { $0.value(forHTTPHeaderField: "X-API-Key") == "k" })
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aMiddlewaresOwnFailureToAProbeEndsTheWait() async throws {
+        struct Refused: Error {}
+        let clock = VirtualClock()
+        let transport = StubTransport.down(for: .infinity, on: clock)
+        let failing = FailingProbe(error: Refused())
+        let webservice = Self.webservice(transport, clock: clock, after: [failing])
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        // The first probe's failure is the next attempt's to meet, not the load's end: that attempt goes out after the
+        // backoff.
+        #expect(clock.sleeps == [0.25, 0.5])
+        #expect(error.attempts == 2)
+        #expect(await Self.requests("HEAD", to: transport).isEmpty)
     }
 
     // MARK: Reporting and cancelling
@@ -220,10 +242,33 @@ import Testing
         let transport = StubTransport.down(for: .infinity, on: clock)
         let webservice = Self.webservice(transport, clock: clock)
         let load = Task { try await webservice.load(thing()) }
-        try await eventually("the middleware waits") { clock.sleeps.count == 1 }
+        try await eventually("the policy waits for the network") { clock.sleeps.count == 1 }
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
         #expect(await transport.requests.count == 1)
+    }
+}
+
+/// A middleware that sets a header field on every request.
+private struct HeaderField: Middleware {
+    var name: String
+    var value: String
+
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        var request = request
+        request.setValue(value, forHTTPHeaderField: name)
+        return try await next(request, context)
+    }
+}
+
+/// A middleware that fails every `HEAD` with `error` before it reaches the transport, as an `Authentication` whose
+/// provider fails might.
+private struct FailingProbe: Middleware {
+    var error: any Error & Sendable
+
+    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        if request.httpMethod == "HEAD" { throw error }
+        return try await next(request, context)
     }
 }
 
