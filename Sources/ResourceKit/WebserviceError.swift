@@ -38,6 +38,9 @@ public struct WebserviceError: Error, Sendable {
         case bodyTooLarge(limit: Int)
         /// ``Authentication``'s credential provider failed to give a credential; its error is redacted.
         case authentication(any Error)
+        /// The resource's ``Resource/timeout``, `after` seconds, passed before the response arrived; the transport's
+        /// own timeout is ``transport(_:)`` with `URLError(.timedOut)`.
+        case timedOut(after: TimeInterval)
         /// A ``CachePolicy/storedOnly`` load found no stored response, or its web service has no cache: nothing was
         /// sent.
         case notStored
@@ -70,8 +73,8 @@ public struct WebserviceError: Error, Sendable {
     public var response: Response? {
         switch reason {
         case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
-        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication, .notStored, .credentialsRefused,
-            .alreadyIterated:
+        case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication, .timedOut, .notStored,
+            .credentialsRefused, .alreadyIterated:
             nil
         }
     }
@@ -103,7 +106,8 @@ public struct WebserviceError: Error, Sendable {
         case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _),
             .authentication(let error):
             error
-        case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge, .notStored, .credentialsRefused, .alreadyIterated:
+        case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge, .timedOut, .notStored, .credentialsRefused,
+            .alreadyIterated:
             nil
         }
     }
@@ -141,6 +145,8 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The response body is larger than the resource's limit of \(Self.count(limit))."
         case .authentication(let error):
             "No credential could be obtained: \(Self.explain(error))"
+        case .timedOut(let seconds):
+            "The resource's timeout of \(seconds) s passed before the response arrived."
         case .notStored:
             "No stored response answers the request, and its cache policy, storedOnly, never uses the network."
         case .credentialsRefused:

@@ -217,7 +217,7 @@ import Testing
         download.timeout = 0.05
 
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(download) }
-        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(error.reason.isTimedOut, "\(error)")
         await gate.open("file")  // the transport ignored the cancellation and answers now
         try await eventually("the chain returned") { await !ended.all.isEmpty }
 

@@ -123,7 +123,7 @@ import Testing
         var timingOut = Gate.resource("a")
         timingOut.timeout = 0.1
         let error = try await #require(throws: WebserviceError.self) { try await service.load(timingOut) }
-        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(error.reason.isTimedOut, "\(error)")
         try await eventually("a reached the transport") { await gate.started == ["a"] }
         let second = Task { try await service.load(Gate.resource("b")) }
         try await eventually("b reached the transport or the line") {

@@ -81,7 +81,7 @@ import Testing
         resource.timeout = 1.5
         let started = Date()
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
-        #expect((error.underlyingError as? URLError)?.code == .timedOut, "\(error)")
+        #expect(error.reason.isTimedOut, "\(error)")
         #expect(Date().timeIntervalSince(started) >= 1.4)
         let report = try #require(await server.report())
         #expect(report.clientClosed)

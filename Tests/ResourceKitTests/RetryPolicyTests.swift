@@ -206,7 +206,7 @@ import Testing
             let sent = await stalling.requests.count
             guard sent >= 2 else { continue }
             #expect(sent == 2)
-            #expect((try requireCase(\.transport, of: error) as? URLError)?.code == .timedOut)
+            #expect(error.reason.isTimedOut, "\(error)")
             return
         }
         Issue.record("the retry was never sent")

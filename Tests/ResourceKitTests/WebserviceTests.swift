@@ -181,7 +181,7 @@ import Testing
         resource.timeout = timeout
         let service = Webservice(transport: StubTransport.stalling)
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(error.reason.isTimedOut, "\(error)")
         #expect("\(error)".contains("timeout of \(timeout) s"))
     }
 
@@ -195,7 +195,7 @@ import Testing
             await gate.open("held")
         }
         let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
-        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(error.reason.isTimedOut, "\(error)")
         #expect(await gate.inFlight == 1)  // load returned before the transport could answer
         opener.cancel()
         await gate.open("held")

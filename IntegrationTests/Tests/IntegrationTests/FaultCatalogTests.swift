@@ -47,7 +47,7 @@ import Testing
             var resource = bytes(base / path)
             resource.timeout = 1
             let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(resource) }
-            #expect(error.urlError?.code == .timedOut)
+            #expect(error.timedOut, "\(error)")
         }
     }
 
@@ -78,7 +78,7 @@ import Testing
             var bounded = trickle
             bounded.timeout = 1
             let error = try await #require(throws: WebserviceError.self) { try await kind.webservice().load(bounded) }
-            #expect(error.urlError?.code == .timedOut)
+            #expect(error.timedOut, "\(error)")
             #expect("\(error)".contains("timeout of 1.0 s"))
         }
     }

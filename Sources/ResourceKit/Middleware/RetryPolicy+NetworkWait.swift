@@ -102,6 +102,7 @@ extension RetryPolicy {
             return true
         } catch {
             try Task.checkCancellation()
+            if case .timedOut = (error as? WebserviceError)?.reason { return false }
             guard let code = (error as? WebserviceError)?.transportErrorCode else { return true }
             return !Self.connectivityErrorCodes.contains(code) && code != .timedOut
         }

@@ -159,9 +159,11 @@ struct Caching: Middleware {
 }
 
 extension WebserviceError {
-    /// Whether no response arrived: the transport failed, and the load was not cancelled.
+    /// Whether no response arrived: the transport failed, or the resource's timeout passed first.
     var isTransportFailure: Bool {
-        if case .transport = reason { return true }
-        return false
+        switch reason {
+        case .transport, .timedOut: true
+        default: false
+        }
     }
 }

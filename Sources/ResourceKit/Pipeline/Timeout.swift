@@ -27,8 +27,7 @@ enum Timeout {
                 try await send(request, context)
             }
         } catch is SharedWork<Int, Response>.DeadlinePassed {
-            let reason = "The resource's timeout of \(timeout) s passed before the response arrived."
-            throw WebserviceError(.transport(URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: reason])))
+            throw WebserviceError(.timedOut(after: timeout))
         }
     }
 }

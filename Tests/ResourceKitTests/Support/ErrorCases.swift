@@ -51,6 +51,11 @@ extension DecodingError {
 }
 
 extension WebserviceError.Reason {
+    /// Whether it is ``WebserviceError/Reason/timedOut(after:)``.
+    var isTimedOut: Bool {
+        if case .timedOut = self { true } else { false }
+    }
+
     /// Whether it is ``WebserviceError/Reason/notStored``.
     var isNotStored: Bool {
         if case .notStored = self { true } else { false }

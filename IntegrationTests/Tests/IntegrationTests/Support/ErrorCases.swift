@@ -15,4 +15,6 @@ extension WebserviceError {
     var bodyTooLarge: Int? { if case .bodyTooLarge(let limit) = reason { limit } else { nil } }
     /// The transport's `URLError`, when the transport failed with one.
     var urlError: URLError? { if case .transport(let error as URLError) = reason { error } else { nil } }
+    /// Whether the resource's own timeout passed first.
+    var timedOut: Bool { if case .timedOut = reason { true } else { false } }
 }
