@@ -69,7 +69,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     func withWebservice(trust policy: TrustPolicy, _ body: (Webservice) async throws -> Void) async throws {
         #if canImport(FoundationNetworking)
             if self == .urlSession, policy != TrustPolicy() {
-                #expect(throws: TrustPolicyError(.unsupportedByTransport)) { try transport(trust: policy) }
+                #expect(throws: TrustPolicyError.unsupportedByTransport) { try transport(trust: policy) }
                 return
             }
         #endif
