@@ -1,16 +1,15 @@
 import Foundation
 
-/// Coding-path walks: the first line is a path, `/`-separated, where a component that is an integer is an index
-/// (`feed/entry/0`); the rest is the JSON body, decoded at that path by `Resource<JSONValue>(get:at:)`.
+/// Coding-path walks: the first line is a path, `/`-separated, where a step that is an integer is an index into an
+/// array and a key into an object (`feed/entry/0`); the rest is the JSON body, decoded at that path by
+/// `Resource<JSONValue>(get:at:)`.
 ///
 /// Invariant: whenever the whole document decodes, the value at the path is what walking the decoded document
 /// finds, and the walk fails exactly when that finds nothing.
 func fuzzCodingPath(_ input: inout FuzzInput) {
-    let components = input.line().split(separator: "/", omittingEmptySubsequences: false).map { text in
-        Int(text).map(CodingPath.Component.index) ?? .key(String(text))
-    }
-    let path = CodingPath(components)
-    check(!path.description.isEmpty, "empty description of \(path.components)")
+    let path = input.line().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    let described = CodingPath.describe(path.map { Int($0).map(CodingPath.Component.index) ?? .key($0) })
+    check(!described.isEmpty, "empty description of \(path)")
     let body = input.rest
     let atPath: Result<JSONValue, any Error>
     do {
@@ -20,10 +19,10 @@ func fuzzCodingPath(_ input: inout FuzzInput) {
         atPath = .failure(error)
     }
     guard let document = try? JSONDecoder().decode(JSONValue.self, from: body) else { return }
-    let walked = path.components.reduce(Optional(document)) { value, component in
-        switch (value, component) {
-        case (.object(let object)?, .key(let key)): object[key]
-        case (.array(let array)?, .index(let index)): array.indices.contains(index) ? array[index] : nil
+    let walked = path.reduce(Optional(document)) { value, step in
+        switch (value, Int(step)) {
+        case (.object(let object)?, _): object[step]
+        case (.array(let array)?, let index?): array.indices.contains(index) ? array[index] : nil
         default: nil
         }
     }

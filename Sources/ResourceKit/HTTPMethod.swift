@@ -31,7 +31,7 @@ public enum HTTPMethod<Body> {
     }
 
     /// The body this method carries, or `nil` for `GET` and `DELETE`.
-    public var body: Body? {
+    var body: Body? {
         switch self {
         case .get, .delete: nil
         case .post(let body), .put(let body), .patch(let body): body

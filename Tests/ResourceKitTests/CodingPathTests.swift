@@ -1,24 +1,19 @@
-import ResourceKit
 import Testing
 
-@Suite struct CodingPathTests {
-    @Test func stringLiteralsAreKeysAndIntegerLiteralsAreIndices() {
-        let path: CodingPath = ["items", 0, "0"]
-        #expect(path.components == [.key("items"), .index(0), .key("0")])
-        #expect(path == CodingPath([.key("items"), .index(0), .key("0")]))
-    }
+@testable import ResourceKit
 
+@Suite struct CodingPathTests {
     @Test(
         arguments: [
-            (["feed", "entry"], ".feed.entry"),
-            (["items", 0, "name"], ".items[0].name"),
-            (["com.example.id"], #"["com.example.id"]"#),
-            (["0", 0], #"["0"][0]"#),
-            (["say \"hi\""], #"["say \"hi\""]"#),
-            (["snake_case", "kebab-case", "_private"], ".snake_case.kebab-case._private"),
+            ([.key("feed"), .key("entry")], ".feed.entry"),
+            ([.key("items"), .index(0), .key("name")], ".items[0].name"),
+            ([.key("com.example.id")], #"["com.example.id"]"#),
+            ([.key("0"), .index(0)], #"["0"][0]"#),
+            ([.key("say \"hi\"")], #"["say \"hi\""]"#),
+            ([.key("snake_case"), .key("kebab-case"), .key("_private")], ".snake_case.kebab-case._private"),
             ([], "."),
-        ] as [(CodingPath, String)])
-    func describesItselfLikeJq(path: CodingPath, description: String) {
-        #expect(path.description == description)
+        ] as [([CodingPath.Component], String)])
+    func errorMessagesWriteAPathLikeJq(path: [CodingPath.Component], description: String) {
+        #expect(CodingPath.describe(path) == description)
     }
 }

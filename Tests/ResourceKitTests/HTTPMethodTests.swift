@@ -1,6 +1,7 @@
 import Foundation
-import ResourceKit
 import Testing
+
+@testable import ResourceKit
 
 @Suite struct HTTPMethodTests {
     @Test(

@@ -71,7 +71,8 @@ struct StreamLoadingTests {
         }
         #expect(seen == [1, 2])
         let (failure, response) = try requireCase(\.parsing, of: error)
-        #expect((failure as? ElementFailure)?.index == 2)
+        let element = try requireCase(\.dataCorrupted, of: failure as? DecodingError)
+        #expect(element.codingPath.map(\.intValue) == [2])
         #expect(response.statusCode == 200)
     }
 

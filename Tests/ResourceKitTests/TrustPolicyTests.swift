@@ -52,7 +52,7 @@ import Testing
     ])
     func malformedPinIsATypedErrorNamingItsIndex(pin: String) throws {
         let valid = Data(count: 32).base64EncodedString()
-        #expect(throws: TrustPolicyError(.malformedPin(index: 1))) {
+        #expect(throws: TrustPolicyError.malformedPin(index: 1)) {
             try TrustPolicy(pinnedKeys: [valid, pin]).checked()
         }
     }
@@ -71,7 +71,7 @@ import Testing
     ])
     func unreadableRootIsATypedErrorNamingItsIndex(root: Data) throws {
         let good = try fixture("certificate-ec.der")
-        #expect(throws: TrustPolicyError(.unreadableRoot(index: 1))) {
+        #expect(throws: TrustPolicyError.unreadableRoot(index: 1)) {
             try TrustPolicy(additionalRoots: [good, root]).checked()
         }
     }
@@ -114,20 +114,20 @@ import Testing
     }
 
     @Test func passwordIsInNoDescriptionDumpOrError() throws {
-        let identity = TrustPolicy.ClientIdentity(pkcs12: Data("archive".utf8), password: "hunter2-secret")
-        let policy = TrustPolicy(pinnedKeys: ["pin"], clientIdentity: identity)
+        let policy = TrustPolicy(
+            pinnedKeys: ["pin"], clientIdentity: Data("archive".utf8), identityPassword: "hunter2-secret")
         var dumped = ""
         dump(policy, to: &dumped)
-        var dumpedIdentity = ""
-        dump(identity, to: &dumpedIdentity)
         let texts = [
-            String(describing: policy), String(reflecting: policy), "\(identity)", String(reflecting: identity), dumped,
-            dumpedIdentity, String(describing: TrustPolicyError(.unreadableIdentity)),
+            String(describing: policy), String(reflecting: policy), "\(policy)", dumped,
+            String(describing: TrustPolicyError.unreadableIdentity),
         ]
         for text in texts {
             #expect(!text.contains("hunter2"), "\(text)")
+            #expect(text.contains("redacted") || text.contains("TrustPolicy.clientIdentity"), "\(text)")
         }
-        #expect(dumped.contains("redacted") && dumpedIdentity.contains("7 bytes"))
+        #expect(dumped.contains("7 bytes") && String(describing: policy).contains("7 bytes"))
+        #expect(String(describing: policy).contains(#"["pin"]"#))
     }
 
     @Test(arguments: keyKinds)
@@ -166,7 +166,7 @@ import Testing
         _ = try URLSessionTransport(trust: TrustPolicy())
         let pinned = TrustPolicy(pinnedKeys: [Data(count: 32).base64EncodedString()])
         #if canImport(FoundationNetworking)
-            #expect(throws: TrustPolicyError(.unsupportedByTransport)) { try URLSessionTransport(trust: pinned) }
+            #expect(throws: TrustPolicyError.unsupportedByTransport) { try URLSessionTransport(trust: pinned) }
         #else
             _ = try URLSessionTransport(trust: pinned)
         #endif

@@ -28,7 +28,7 @@ import Testing
     func modelAtACodingPathIsDecodedAlone(kind: TransportKind) async throws {
         try await withServer { base in
             let secondTitle = try await kind.webservice().load(
-                Resource<String>(get: base / "episodes", at: [1, "title"]))
+                Resource<String>(get: base / "episodes", at: ["1", "title"]))
             #expect(secondTitle == "Connecting View Controllers")
         }
     }

@@ -1,7 +1,8 @@
 import EpisodesService
 import Foundation
-import ResourceKit
 import Testing
+
+@testable import ResourceKit
 
 extension MemoryHungryTests {
     /// Downloads whose connection the server cuts part way, resumed on both transports against `/transfers/file`: the

@@ -28,9 +28,9 @@ import Testing
     private static func presenting(_ path: String, password: String = TestCertificates.identityPassword) throws
         -> TrustPolicy
     {
-        let identity = TrustPolicy.ClientIdentity(
-            pkcs12: try Data(contentsOf: URL(fileURLWithPath: path)), password: password)
-        return TrustPolicy(additionalRoots: [try authority()], clientIdentity: identity)
+        TrustPolicy(
+            additionalRoots: [try authority()], clientIdentity: try Data(contentsOf: URL(fileURLWithPath: path)),
+            identityPassword: password)
     }
 
     /// The server's counted route loads through `webservice`.
@@ -187,7 +187,7 @@ import Testing
 
     @Test(arguments: TransportKind.allCases)
     func malformedPinIsATypedErrorWhenTheTransportIsMade(kind: TransportKind) throws {
-        #expect(throws: TrustPolicyError(.malformedPin(index: 1))) {
+        #expect(throws: TrustPolicyError.malformedPin(index: 1)) {
             try kind.transport(trust: TrustPolicy(pinnedKeys: [Data(count: 32).base64EncodedString(), "abc="]))
         }
     }
@@ -197,15 +197,14 @@ import Testing
         let certificates = try TestCertificates.shared.get()
         for policy in [
             try Self.presenting(certificates.clientIdentity, password: "wrong"),
-            TrustPolicy(clientIdentity: .init(pkcs12: Data("not an archive".utf8), password: "")),
+            TrustPolicy(clientIdentity: Data("not an archive".utf8)),
         ] {
             #if canImport(FoundationNetworking)
-                let reason: TrustPolicyError.Reason =
-                    kind == .urlSession ? .unsupportedByTransport : .unreadableIdentity
+                let expected: TrustPolicyError = kind == .urlSession ? .unsupportedByTransport : .unreadableIdentity
             #else
-                let reason = TrustPolicyError.Reason.unreadableIdentity
+                let expected = TrustPolicyError.unreadableIdentity
             #endif
-            let error = #expect(throws: TrustPolicyError(reason)) { try kind.transport(trust: policy) }
+            let error = #expect(throws: expected) { try kind.transport(trust: policy) }
             #expect(error.map { !"\($0)".contains(TestCertificates.identityPassword) } ?? false)
         }
     }

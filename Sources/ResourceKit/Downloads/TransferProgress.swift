@@ -6,7 +6,7 @@
 /// var video = Resource<URL>(url: videoURL, downloadingTo: fileURL)
 /// video.progress = { progress in print(progress.fractionCompleted ?? 0) }
 /// ```
-public struct TransferProgress: Sendable, Hashable {
+public struct TransferProgress: Sendable {
     /// Which way the bytes go.
     public enum Direction: Sendable, Hashable {
         /// The request body, on its way to the server.

@@ -1,4 +1,4 @@
-/// A coding key made at run time, for the keys and indices of a ``CodingPath`` and for probing a container's kind.
+/// A coding key made at run time, for the keys and indices of a decoding path and for probing a container's kind.
 struct AnyCodingKey: CodingKey, Hashable {
     var stringValue: String
     var intValue: Int?

@@ -1,63 +1,14 @@
-/// The location of a value inside a JSON document: object keys and array indices, from the top level down.
-///
-/// A string literal is a key and an integer literal an index; keys are matched after the decoder's
-/// `keyDecodingStrategy`. See <doc:DefiningResources>.
-///
-/// ```swift
-/// let entries: CodingPath = ["feed", "entry"]  // {"feed": {"entry": …}}
-/// ```
-public struct CodingPath: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
-    /// One step of a ``CodingPath``: an object key or an array index.
-    ///
-    /// A string literal makes a key and an integer literal an index, so a path reads `["items", 0, "name"]`.
-    public enum Component: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+/// How error messages write a place inside a JSON document: in the notation of `jq`.
+enum CodingPath {
+    /// One step into a document: an object key or an array index.
+    enum Component: Hashable {
         /// The value for this key of a JSON object.
         case key(String)
         /// The element at this zero-based position of a JSON array.
         case index(Int)
-
-        /// Creates a key component from a string literal, such as `"feed"`.
-        ///
-        /// - Parameter value: The object key.
-        public init(stringLiteral value: String) {
-            self = .key(value)
-        }
-
-        /// Creates an index component from an integer literal, such as `0`.
-        ///
-        /// - Parameter value: The zero-based array index.
-        public init(integerLiteral value: Int) {
-            self = .index(value)
-        }
     }
 
-    /// The steps from the top of the document to the value, outermost first.
-    public var components: [Component]
-
-    /// Creates a path from its steps.
-    ///
-    /// ```swift
-    /// let path = CodingPath(["feed", "entry"].map(CodingPath.Component.key))
-    /// ```
-    ///
-    /// - Parameter components: The steps from the top of the document to the value, outermost first.
-    public init(_ components: [Component]) {
-        self.components = components
-    }
-
-    /// Creates a path from an array literal of keys and indices, such as `["items", 0]`.
-    ///
-    /// - Parameter elements: The steps from the top of the document to the value, outermost first.
-    public init(arrayLiteral elements: Component...) {
-        self.init(elements)
-    }
-
-    /// The path in the notation of `jq`, such as `.feed.entry[0]` or `["key.with.dots"]`; `.` for the empty path.
-    public var description: String {
-        Self.describe(components)
-    }
-
-    /// `components` as `jq` writes them: `.key`, `["unusual key"]`, `[index]`.
+    /// `components` as `jq` writes them: `.key`, `["unusual key"]`, `[index]`; `.` for none.
     static func describe(_ components: [Component]) -> String {
         let text = components.map { component in
             switch component {

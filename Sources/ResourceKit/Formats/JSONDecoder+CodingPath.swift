@@ -1,12 +1,13 @@
 import Foundation
 
-/// The value at a ``CodingPath`` inside a larger document, decoded in one pass and without decoding anything beside
-/// it.
+/// The value at a path of keys and indices inside a larger document, decoded in one pass and without decoding
+/// anything beside it.
 ///
 /// ``init(from:)`` reads the path from a task-local value set around the decode call, walks it with keyed and unkeyed
-/// containers and decodes only the value at its end: sibling keys are never looked at, and array elements before an
-/// index are stepped over without being decoded. (A task local rather than `decode(_:from:configuration:)`, which
-/// Apple's platforms only have from macOS 14 and iOS 17.)
+/// containers and decodes only the value at its end. A step that is an integer, such as `"0"`, is an index where the
+/// document has an array there, and a key where it has an object: the JSON decides. Sibling keys are never looked at,
+/// and array elements before an index are stepped over without being decoded. (A task local rather than
+/// `decode(_:from:configuration:)`, which Apple's platforms only have from macOS 14 and iOS 17.)
 struct NestedValue<Value: Decodable>: Decodable {
     /// The decoded value.
     var value: Value
@@ -18,16 +19,20 @@ struct NestedValue<Value: Decodable>: Decodable {
     ///   and finds something else; and whatever decoding `Value` throws, with the full coding path.
     init(from decoder: any Decoder) throws {
         var decoder = decoder
-        for component in DecodingPath.current.components {
-            switch component {
-            case .key(let key):
-                decoder = try Self.decoder(forKey: key, in: decoder)
-            case .index(let index):
-                decoder = try Self.decoder(forIndex: index, in: decoder)
-            }
+        for step in DecodingPath.current {
+            decoder = try Self.decoder(forStep: step, in: decoder)
         }
         // Through a container, not `Value(from:)`, so the decoder's strategies for `Date`, `Data` and `URL` apply.
         value = try decoder.singleValueContainer().decode(Value.self)
+    }
+
+    /// A decoder for the element at `step` when `decoder` decodes an array and `step` is an integer, otherwise for the
+    /// value of the key `step` in the object `decoder` decodes.
+    private static func decoder(forStep step: String, in decoder: any Decoder) throws -> any Decoder {
+        if let index = Int(step), (try? decoder.unkeyedContainer()) != nil {
+            return try Self.decoder(forIndex: index, in: decoder)
+        }
+        return try Self.decoder(forKey: step, in: decoder)
     }
 
     /// A decoder for the value of `key` in the object `decoder` decodes.
@@ -78,13 +83,13 @@ struct NestedValue<Value: Decodable>: Decodable {
 extension JSONDecoder {
     /// Decodes the value of `type` at `path` in one pass over `data` (see ``NestedValue``); the whole body when `path`
     /// is empty.
-    func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: CodingPath) throws -> T {
-        guard !path.components.isEmpty else { return try decode(type, from: data) }
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: [String]) throws -> T {
+        guard !path.isEmpty else { return try decode(type, from: data) }
         return try DecodingPath.$current.withValue(path) { try decode(NestedValue<T>.self, from: data).value }
     }
 }
 
 /// The path ``NestedValue`` decodes at, for the duration of one `decode` call.
 private enum DecodingPath {
-    @TaskLocal static var current = CodingPath([])
+    @TaskLocal static var current: [String] = []
 }

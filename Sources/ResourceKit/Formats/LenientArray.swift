@@ -9,26 +9,26 @@
 public struct LenientArray<Element> {
     /// The elements that decoded, in their order in the array.
     public var elements: [Element]
-    /// The elements that didn't decode, in their order in the array.
-    public var failures: [ElementFailure]
+    /// Why each element that didn't decode failed, by its zero-based index in the array; empty when every one decoded.
+    ///
+    /// Each error's coding path leads to the problem through the element, such as `[2].title`. An error that isn't a
+    /// `DecodingError`, such as a model's own validation error thrown from `init(from:)`, is wrapped in
+    /// `DecodingError.dataCorrupted` with the original as its `underlyingError`. Throw one when a skipped element
+    /// matters after all.
+    public var failures: [Int: DecodingError]
 
     /// Creates a lenient array from its parts, for instance to stub a resource's result in a test.
     ///
     /// ```swift
-    /// let partial = LenientArray(elements: [episode], failures: [])
+    /// let partial = LenientArray(elements: [episode], failures: [:])
     /// ```
     ///
     /// - Parameters:
     ///   - elements: The elements that decoded.
-    ///   - failures: The elements that didn't decode.
-    public init(elements: [Element], failures: [ElementFailure]) {
+    ///   - failures: Why each element that didn't decode failed, by its index.
+    public init(elements: [Element], failures: [Int: DecodingError]) {
         self.elements = elements
         self.failures = failures
-    }
-
-    /// Whether every element decoded.
-    public var isComplete: Bool {
-        failures.isEmpty
     }
 }
 
@@ -47,7 +47,7 @@ extension LenientArray: Decodable where Element: Decodable {
     public init(from decoder: any Decoder) throws {
         var array = try decoder.unkeyedContainer()
         var elements: [Element] = []
-        var failures: [ElementFailure] = []
+        var failures: [Int: DecodingError] = [:]
         while !array.isAtEnd {
             let index = array.currentIndex
             // One step per element, whether it decodes or not: a failed `decode` doesn't advance every container.
@@ -55,48 +55,53 @@ extension LenientArray: Decodable where Element: Decodable {
             do {
                 elements.append(try element.singleValueContainer().decode(Element.self))
             } catch {
-                failures.append(ElementFailure(index: index, error: error, codingPath: element.codingPath))
+                failures[index] = ElementFailure(index: index, error: error, codingPath: element.codingPath)
             }
         }
         self.init(elements: elements, failures: failures)
     }
 }
 
-/// An element of a ``LenientArray`` that didn't decode: its index in the array and the decoding error.
-///
-/// It is an `Error`, so you can throw it when a skipped element matters after all:
-///
-/// ```swift
-/// if let failure = episodes.failures.first { throw failure }
-/// ```
-public struct ElementFailure: Error, Sendable, CustomStringConvertible {
-    /// The element's zero-based position in the array.
-    public var index: Int
-    /// Why the element didn't decode, with the coding path to the problem, such as `[2].title`.
+/// How a lenient array and a stream report an element that didn't decode: a `DecodingError` whose coding path leads
+/// through the element, such as `[2].title` (see `DecodingError(index:error:codingPath:)`).
+typealias ElementFailure = DecodingError
+
+extension DecodingError {
+    /// `error`, which decoding the element at `index` threw, as a `DecodingError` whose coding path leads through the
+    /// element.
     ///
-    /// An error that isn't a `DecodingError`, such as a model's own validation error thrown from `init(from:)`, is
-    /// wrapped in `DecodingError.dataCorrupted` with the original as its `underlyingError`.
-    public var error: DecodingError
-
-    /// Creates a failure from its parts, for instance to stub a lenient array in a test.
-    public init(index: Int, error: DecodingError) {
-        self.index = index
-        self.error = error
-    }
-
-    /// Wraps whatever decoding the element at `codingPath` threw.
+    /// - Parameters:
+    ///   - index: The element's zero-based position.
+    ///   - error: What decoding the element threw. Any other error is wrapped in `dataCorrupted`, as its
+    ///     `underlyingError`.
+    ///   - codingPath: The element's coding path in the document; empty for a stream's element, which then gets its
+    ///     index alone.
     init(index: Int, error: any Error, codingPath: [any CodingKey]) {
-        if let error = error as? DecodingError {
-            self.init(index: index, error: error)
-        } else {
-            let context = DecodingError.Context(
-                codingPath: codingPath, debugDescription: "The element threw \(error).", underlyingError: error)
-            self.init(index: index, error: .dataCorrupted(context))
+        let element = codingPath.isEmpty ? [AnyCodingKey(intValue: index)] : codingPath
+        guard let error = error as? DecodingError else {
+            let context = Context(
+                codingPath: element, debugDescription: "The element threw \(error).", underlyingError: error)
+            self = .dataCorrupted(context)
+            return
         }
-    }
-
-    /// A one-line account of the failure, such as `element 2: missing key "title" at [2]`.
-    public var description: String {
-        "element \(index): \(error.summary)"
+        /// `context` with its coding path leading through the element.
+        func through(_ context: Context) -> Context {
+            let keys = context.codingPath
+            let isThrough =
+                keys.count >= element.count
+                && zip(keys, element).allSatisfy { $0.stringValue == $1.stringValue && $0.intValue == $1.intValue }
+            guard !isThrough else { return context }
+            return Context(
+                codingPath: element + keys, debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError)
+        }
+        self =
+            switch error {
+            case .typeMismatch(let type, let context): .typeMismatch(type, through(context))
+            case .valueNotFound(let type, let context): .valueNotFound(type, through(context))
+            case .keyNotFound(let key, let context): .keyNotFound(key, through(context))
+            case .dataCorrupted(let context): .dataCorrupted(through(context))
+            @unknown default: error
+            }
     }
 }

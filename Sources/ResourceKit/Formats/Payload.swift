@@ -30,8 +30,6 @@ public enum Payload<Model> {
 }
 
 extension Payload: Sendable where Model: Sendable {}
-extension Payload: Equatable where Model: Equatable {}
-extension Payload: Hashable where Model: Hashable {}
 
 extension Payload: Decodable where Model: Decodable {
     /// Decodes the payload in the shape the top-level value has, or throws `DecodingError.typeMismatch` listing the

@@ -4,14 +4,15 @@ extension Resource where A: Decodable & SendableMetatype {
     /// Creates a `GET` resource whose JSON body, or the value at `path` inside it, decodes into `A`.
     ///
     /// The request carries `Accept: application/json` unless `headers` names it. A `path` such as `["feed", "entry"]`
-    /// decodes only the value there; see <doc:DefiningResources>.
+    /// decodes only the value there: each step is an object's key, or an array's index where the JSON has an array,
+    /// such as `["items", "0"]`; see <doc:DefiningResources>.
     ///
     /// ```swift
     /// let all = Resource<[Episode]>(get: episodesURL)
     /// let entries = Resource<[Episode]>(get: feedURL, at: ["feed", "entry"])
     /// ```
     public init(
-        get url: URL, at path: CodingPath = [], headers: [String: String] = [:], decoder: JSONDecoder = JSONDecoder()
+        get url: URL, at path: [String] = [], headers: [String: String] = [:], decoder: JSONDecoder = JSONDecoder()
     ) {
         self.init(
             url: url, headers: headers.addingFormatDefaults("application/json", sendsBody: false),
@@ -33,7 +34,7 @@ extension Resource where A: Decodable & SendableMetatype {
     public init(
         url: URL,
         method: HTTPMethod<any Encodable & Sendable>,
-        at path: CodingPath = [],
+        at path: [String] = [],
         headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder()

@@ -52,7 +52,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     }
 
     /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.
-    public var cURLDescription: String { render() }
+    var cURLDescription: String { render() }
 
     /// The event in one line, such as `GET https://api.example.com/episodes: 200, 2048 bytes in 35 ms`.
     public var description: String {

@@ -6,7 +6,7 @@ import Foundation
 
 /// The pages of a paginated resource, loaded one at a time as they are asked for.
 ///
-/// The first page, then each page's next, until a page has none; ``ResourceLoading/pages(of:)`` hands them out as an
+/// The first page, then each page's next, until a page has none; ``ResourceLoading/pages(of:next:)`` hands them out as an
 /// `AsyncThrowingStream`.
 struct Pages<Page: Sendable>: Sendable {
     /// How the resource of the page after a page is found.

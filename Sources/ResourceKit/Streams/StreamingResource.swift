@@ -74,7 +74,7 @@ public struct StreamingResource<Element>: Sendable {
         do {
             return try parseElement(unit)
         } catch {
-            throw ElementFailure(index: index, error: error, codingPath: [])
+            throw DecodingError(index: index, error: error, codingPath: [])
         }
     }
 }

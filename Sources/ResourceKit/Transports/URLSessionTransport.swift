@@ -56,7 +56,7 @@ public final class URLSessionTransport: Transport {
     ) throws(TrustPolicyError) {
         let checked = try trust.checked()
         #if canImport(FoundationNetworking)
-            guard trust.isDefault else { throw TrustPolicyError(.unsupportedByTransport) }
+            guard trust.isDefault else { throw TrustPolicyError.unsupportedByTransport }
         #else
             try SessionDelegate.check(checked)
         #endif

@@ -23,7 +23,7 @@
             for (index, certificates) in checked.roots.enumerated() {
                 for der in certificates {
                     guard let root = try? NIOSSLCertificate(bytes: [UInt8](der), format: .der) else {
-                        throw TrustPolicyError(.unreadableRoot(index: index))
+                        throw TrustPolicyError.unreadableRoot(index: index)
                     }
                     roots.append(root)
                 }
@@ -34,7 +34,7 @@
                     let bundle = try? NIOSSLPKCS12Bundle(
                         buffer: [UInt8](identity.pkcs12), passphrase: Array(identity.password.utf8)),
                     !bundle.certificateChain.isEmpty
-                else { throw TrustPolicyError(.unreadableIdentity) }
+                else { throw TrustPolicyError.unreadableIdentity }
                 tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
                 tls.privateKey = .privateKey(bundle.privateKey)
             }

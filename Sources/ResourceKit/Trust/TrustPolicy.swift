@@ -7,38 +7,58 @@ import Foundation
 /// let policy = TrustPolicy(pinnedKeys: ["current+key+pin=", "backup+key+pin="])
 /// let webservice = Webservice(transport: try AsyncHTTPClientTransport(trust: policy))
 /// ```
-public struct TrustPolicy: Sendable, Hashable {
-    /// Certificates of authorities to trust besides the system's, such as a private CA, each PEM (one or more
-    /// certificates) or DER.
-    public var additionalRoots: [Data]
-    /// Base64 SHA-256 digests of public keys (SubjectPublicKeyInfo), one of which the server's certificate must have.
-    ///
-    /// List a backup key's too, so the server can rotate to it.
-    public var pinnedKeys: [String]
-    /// The certificate and key presented to a server that asks for one (mutual TLS).
-    public var clientIdentity: ClientIdentity?
+public struct TrustPolicy: Sendable, CustomReflectable {
+    /// Certificates of authorities to trust besides the system's.
+    let additionalRoots: [Data]
+    /// Base64 SHA-256 digests of public keys, one of which the server's certificate must have.
+    let pinnedKeys: [String]
+    /// The certificate and key presented to a server that asks for one.
+    let clientIdentity: ClientIdentity?
 
     /// Creates a policy; by default it trusts the system's authorities only, pins nothing and presents nothing.
-    public init(additionalRoots: [Data] = [], pinnedKeys: [String] = [], clientIdentity: ClientIdentity? = nil) {
+    ///
+    /// ```swift
+    /// let mutual = TrustPolicy(additionalRoots: [caPEM], clientIdentity: p12, identityPassword: password)
+    /// ```
+    ///
+    /// Its description, debug description and dump show the number of roots, the pins and the archive's size, never
+    /// the password.
+    ///
+    /// - Parameters:
+    ///   - additionalRoots: Certificates of authorities to trust besides the system's, such as a private CA, each PEM
+    ///     (one or more certificates) or DER.
+    ///   - pinnedKeys: Base64 SHA-256 digests of public keys (SubjectPublicKeyInfo), one of which the server's
+    ///     certificate must have. List a backup key's too, so the server can rotate to it.
+    ///   - clientIdentity: A PKCS#12 archive (`.p12`) with the certificate, its chain and its private key, presented
+    ///     to a server that asks for one (mutual TLS).
+    ///   - identityPassword: The password that opens `clientIdentity`.
+    public init(
+        additionalRoots: [Data] = [], pinnedKeys: [String] = [], clientIdentity: Data? = nil,
+        identityPassword: String = ""
+    ) {
         self.additionalRoots = additionalRoots
         self.pinnedKeys = pinnedKeys
-        self.clientIdentity = clientIdentity
+        self.clientIdentity = clientIdentity.map { ClientIdentity(pkcs12: $0, password: identityPassword) }
+    }
+
+    /// The number of roots, the pins and the identity archive's size, never its password: what `print`, `dump` and
+    /// string interpolation show.
+    public var customMirror: Mirror {
+        let identity = clientIdentity.map { "\($0.pkcs12.count) bytes, password: <redacted>" } ?? "nil"
+        return Mirror(
+            self,
+            children: [
+                "additionalRoots": additionalRoots.count, "pinnedKeys": pinnedKeys, "clientIdentity": identity,
+            ],
+            displayStyle: .struct)
     }
 
     /// A client certificate and its private key, as a PKCS#12 archive (`.p12`) and the password that opens it.
-    ///
-    /// Its description, debug description and mirror never show the password.
-    public struct ClientIdentity: Sendable, Hashable {
+    struct ClientIdentity: Sendable, Hashable {
         /// The PKCS#12 archive's bytes: the certificate, its chain and its private key.
-        public var pkcs12: Data
+        var pkcs12: Data
         /// The password that opens the archive.
-        public var password: String
-
-        /// Creates an identity from a PKCS#12 archive and its password.
-        public init(pkcs12: Data, password: String) {
-            self.pkcs12 = pkcs12
-            self.password = password
-        }
+        var password: String
     }
 
     /// Whether the policy asks for nothing beyond the system's trust.
@@ -55,12 +75,12 @@ public struct TrustPolicy: Sendable, Hashable {
         for (index, root) in additionalRoots.enumerated() {
             let certificates = Self.derCertificates(in: root)
             guard !certificates.isEmpty, certificates.allSatisfy({ subjectPublicKeyInfo(ofCertificate: $0) != nil })
-            else { throw TrustPolicyError(.unreadableRoot(index: index)) }
+            else { throw TrustPolicyError.unreadableRoot(index: index) }
             roots.append(certificates)
         }
         var pins: Set<Data> = []
         for (index, pin) in pinnedKeys.enumerated() {
-            guard let digest = Self.digest(ofPin: pin) else { throw TrustPolicyError(.malformedPin(index: index)) }
+            guard let digest = Self.digest(ofPin: pin) else { throw TrustPolicyError.malformedPin(index: index) }
             pins.insert(digest)
         }
         return CheckedTrust(roots: roots, pins: pins, identity: clientIdentity)
@@ -139,30 +159,19 @@ struct CheckedTrust: Sendable, Hashable {
 /// <doc:Transports#Trust>.
 ///
 /// Its description names what is wrong, never the identity's password.
-public struct TrustPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong.
-    public enum Reason: Sendable, Hashable {
-        /// ``TrustPolicy/pinnedKeys`` at `index` isn't the base64 of a 32-byte SHA-256 digest.
-        case malformedPin(index: Int)
-        /// ``TrustPolicy/additionalRoots`` at `index` isn't a PEM or DER certificate.
-        case unreadableRoot(index: Int)
-        /// ``TrustPolicy/clientIdentity`` isn't a PKCS#12 archive with a certificate and key, or its password is wrong.
-        case unreadableIdentity
-        /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
-        case unsupportedByTransport
-    }
-
-    /// What is wrong.
-    public var reason: Reason
-
-    /// An error for `reason`.
-    public init(_ reason: Reason) {
-        self.reason = reason
-    }
+public enum TrustPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The pinned key at `index` isn't the base64 of a 32-byte SHA-256 digest.
+    case malformedPin(index: Int)
+    /// The additional root at `index` isn't a PEM or DER certificate.
+    case unreadableRoot(index: Int)
+    /// The client identity isn't a PKCS#12 archive with a certificate and key, or its password is wrong.
+    case unreadableIdentity
+    /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
+    case unsupportedByTransport
 
     /// What is wrong, in a sentence.
     public var description: String {
-        switch reason {
+        switch self {
         case .malformedPin(let index):
             "TrustPolicy.pinnedKeys[\(index)] is not the base64 of a 32-byte SHA-256 digest of a public key."
         case .unreadableRoot(let index):
@@ -174,25 +183,4 @@ public struct TrustPolicyError: Error, Sendable, Hashable, CustomStringConvertib
                 + "use AsyncHTTPClientTransport(trust:)."
         }
     }
-}
-
-extension TrustPolicy.ClientIdentity: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The archive's size, never the password.
-    public var description: String { "ClientIdentity(pkcs12: \(pkcs12.count) bytes, password: <redacted>)" }
-    /// The archive's size, never the password.
-    public var debugDescription: String { description }
-    /// The archive's size, never the password.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["pkcs12": "\(pkcs12.count) bytes", "password": "<redacted>"], displayStyle: .struct)
-    }
-}
-
-extension TrustPolicy: CustomStringConvertible, CustomDebugStringConvertible {
-    /// The policy's roots, pins and identity, never the identity's password.
-    public var description: String {
-        "TrustPolicy(additionalRoots: \(additionalRoots.count), pinnedKeys: \(pinnedKeys), "
-            + "clientIdentity: \(clientIdentity.map(\.description) ?? "nil"))"
-    }
-    /// The policy's roots, pins and identity, never the identity's password.
-    public var debugDescription: String { description }
 }

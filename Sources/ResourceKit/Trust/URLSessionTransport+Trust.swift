@@ -38,10 +38,10 @@ final class TrustRefusals: Sendable {
         static func check(_ trust: CheckedTrust) throws(TrustPolicyError) {
             for (index, certificates) in trust.roots.enumerated()
             where anchors(certificates).count != certificates.count {
-                throw TrustPolicyError(.unreadableRoot(index: index))
+                throw TrustPolicyError.unreadableRoot(index: index)
             }
             if let identity = trust.identity, credential(for: identity) == nil {
-                throw TrustPolicyError(.unreadableIdentity)
+                throw TrustPolicyError.unreadableIdentity
             }
         }
 

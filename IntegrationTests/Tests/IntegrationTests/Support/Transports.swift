@@ -1,7 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import ResourceKit
 import Testing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -68,8 +69,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     /// which can't enforce a policy, checks instead that the transport refuses it (and any but the default).
     func withWebservice(trust policy: TrustPolicy, _ body: (Webservice) async throws -> Void) async throws {
         #if canImport(FoundationNetworking)
-            if self == .urlSession, policy != TrustPolicy() {
-                #expect(throws: TrustPolicyError(.unsupportedByTransport)) { try transport(trust: policy) }
+            if self == .urlSession, !policy.isDefault {
+                #expect(throws: TrustPolicyError.unsupportedByTransport) { try transport(trust: policy) }
                 return
             }
         #endif

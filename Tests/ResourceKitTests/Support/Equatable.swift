@@ -1,0 +1,22 @@
+import ResourceKit
+
+// Comparisons for the tests' expectations: the library's values aren't `Equatable` themselves.
+
+extension Payload: Equatable where Model: Equatable {
+    /// Whether both have the same fields.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.one(let left), .one(let right)): left == right
+        case (.array(let left), .array(let right)): left == right
+        case (.dictionary(let left), .dictionary(let right)): left == right
+        default: false
+        }
+    }
+}
+
+extension TransferProgress: Equatable {
+    /// Whether both have the same fields.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.direction == rhs.direction && lhs.bytes == rhs.bytes && lhs.expectedBytes == rhs.expectedBytes
+    }
+}
