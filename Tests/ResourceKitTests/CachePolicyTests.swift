@@ -1,8 +1,9 @@
 import Foundation
-import ResourceKit
 import ResourceKitTesting
 import Synchronization
 import Testing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,8 @@
 import Foundation
-import ResourceKit
 import ResourceKitTesting
 import Testing
+
+@testable import ResourceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -152,8 +152,7 @@ import Testing
     func rejectionThatRepeatsTheCredentialsShowsNoneInTheError(kind: TransportKind, status: Int) async throws {
         try await withServer { base in
             for token in ["tok-SECRET", "tok-SECRET\u{301}"] {
-                var webservice = kind.webservice()
-                webservice.middleware = [Authentication(for: [base]) { _ in "Bearer \(token)" }]
+                let webservice = kind.webservice(middleware: [Authentication(for: [base]) { _ in "Bearer \(token)" }])
                 let resource = Resource<Data>(
                     url: base / "faults/rejected/\(status)", headers: ["X-Api-Key": "key-SECRET"])
                 let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }

@@ -23,8 +23,9 @@ import Testing
         let server = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
         let clock = Shared(Date())
         let events = Shared<[WebserviceEvent]>([])
-        var service = kind.webservice(cache: ResponseCache(byteLimit: 1_000_000, now: { clock.value }))
-        service.observer = { event in events.update { $0.append(event) } }
+        let service = kind.webservice(
+            cache: ResponseCache(byteLimit: 1_000_000, now: { clock.value }),
+            observer: { event in events.update { $0.append(event) } })
         let withinError = cacheable(server.baseURL, "max-age=1, stale-if-error=600")
         let withoutError = cacheable(server.baseURL, "max-age=1")
         #expect(try await service.load(withinError) == Served(served: 1))

@@ -82,19 +82,18 @@ import Testing
         try await withTwoServers { base, other in
             var first = Resource<[String: String]>(get: base / "faults/headers", headers: ["X-Api-Key": "key-SECRET"])
             first.queryItems = [URLQueryItem(name: "next", value: (other / "faults/headers").absoluteString)]
-            var webservice: Webservice
+            let authentication = Authentication(for: [base, other], headerField: "X-Session") { _ in "session-SECRET" }
+            let webservice: Webservice
             switch kind {
             case .urlSession:
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.httpAdditionalHeaders = ["Authorization": "Bearer configured-SECRET"]
-                webservice = Webservice(transport: URLSessionTransport(configuration: configuration))
+                webservice = Webservice(
+                    transport: URLSessionTransport(configuration: configuration), middleware: [authentication])
             case .asyncHTTPClient, .publicAPI:
-                webservice = kind.webservice()
+                webservice = kind.webservice(middleware: [authentication])
                 first.headers["Authorization"] = "Bearer resource-SECRET"
             }
-            webservice.middleware = [
-                Authentication(for: [base, other], headerField: "X-Session") { _ in "session-SECRET" }
-            ]
             var pages: [[String: String]] = []
             for try await page in webservice.pages(of: first) { pages.append(page) }
             try #require(pages.count == 2)

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Waiting for the network after an attempt that couldn't connect (``RetryPolicy/networkWait``): the rules are in
+/// Waiting for the network after an attempt that couldn't connect (`networkWait`): the rules are in
 /// <doc:RetryingRequests#Waiting-for-the-network>.
 extension RetryPolicy {
     /// The transport failures that mean the network or the server can't be reached at all.

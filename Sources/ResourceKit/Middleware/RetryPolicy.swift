@@ -17,23 +17,23 @@ import Foundation
 /// ```
 public struct RetryPolicy: Middleware {
     /// The most attempts a load makes, the first one included.
-    public var maxAttempts: Int
+    var maxAttempts: Int
     /// The seconds before the second attempt, before jitter; each later attempt doubles it.
-    public var baseDelay: TimeInterval
+    var baseDelay: TimeInterval
     /// The longest computed delay, in seconds.
-    public var maxDelay: TimeInterval
+    var maxDelay: TimeInterval
     /// The longest `Retry-After` honoured, in seconds; a server asking for more ends the load at once.
-    public var maxRetryAfter: TimeInterval
+    var maxRetryAfter: TimeInterval
     /// Whether `POST`, `PATCH` and other methods that are not idempotent are retried too, which may repeat their
     /// effect on the server.
-    public var retriesEveryMethod: Bool
+    var retriesEveryMethod: Bool
     /// The longest wait for the network after an attempt that couldn't connect, before the next attempt, in seconds;
     /// `nil`, the default, doesn't wait.
     ///
     /// The policy probes the server with a `HEAD` of the request's URL through the layers after it, with backoff,
     /// until any response arrives, never past the resource's ``Resource/timeout``, and only when another attempt
     /// follows; see <doc:RetryingRequests#Waiting-for-the-network>.
-    public var networkWait: TimeInterval?
+    var networkWait: TimeInterval?
 
     /// Waits between attempts; a virtual clock in tests.
     var sleep: @Sendable (TimeInterval) async throws -> Void = {
