@@ -15,23 +15,23 @@ import Foundation
 /// ```
 public struct Webservice: Sendable {
     /// The transport that sends requests.
-    var transport: any Transport {
+    public var transport: any Transport {
         didSet {
             rebuildPipeline()
         }
     }
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
-    var cache: ResponseCache? {
+    public var cache: ResponseCache? {
         didSet { rebuildPipeline() }
     }
     /// The steps every request passes through on its way to the transport, the first one outermost; see
     /// <doc:MiddlewareChain>.
-    var middleware: [any Middleware] {
+    public var middleware: [any Middleware] {
         didSet { rebuildPipeline() }
     }
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.
-    var observer: (@Sendable (WebserviceEvent) -> Void)?
+    public var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// The limit on loads in flight at once, when one was set.
     let limiter: LoadLimiter?
     /// The identity of ``middleware`` and ``transport`` together, for the ``LoadContext`` of each load.
