@@ -65,7 +65,9 @@ let rename = try Resource<Episode>(url: episode3URL, method: .patch(TitleChange(
 show(URLRequest(resource: replace))
 show(URLRequest(resource: rename))
 check(replace.method.name == "PUT" && rename.method.name == "PATCH", "PUT and PATCH carry their names")
-check(URLRequest(resource: rename).httpBody == Data(#"{"title":"Sending Data"}"#.utf8), "a PATCH body holds only the changed fields")
+check(
+    URLRequest(resource: rename).httpBody == Data(#"{"title":"Sending Data"}"#.utf8),
+    "a PATCH body holds only the changed fields")
 
 //: `DELETE` has no body and often no response body either. A `Resource<Void>` ignores the bytes; only the status
 //: code counts:
