@@ -27,7 +27,7 @@ extension RetryPolicy {
     }
 
     /// After attempt number `attempt` of `request` failed with `failure`: when it couldn't connect, another attempt
-    /// follows and ``networkWait`` is set, waits until a probe sent through `next` reaches the server, the wait's bound
+    /// follows and `networkWait` is set, waits until a probe sent through `next` reaches the server, the wait's bound
     /// passes or the load is cancelled.
     func waitForNetwork(
         after failure: Failure,

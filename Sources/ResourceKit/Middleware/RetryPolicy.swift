@@ -6,10 +6,10 @@ import Foundation
 
 /// Sends a request again when the attempt failed in a way a later attempt may not: a ``Middleware``.
 ///
-/// Only idempotent methods are retried unless ``retriesEveryMethod`` is set, and only failures a later attempt can
+/// Only idempotent methods are retried unless `retriesEveryMethod` is set, and only failures a later attempt can
 /// cure: a connection refused or lost, a timeout, and the statuses 408, 429, 500, 502, 503 and 504. The delay grows
-/// exponentially from ``baseDelay`` with full jitter, up to ``maxDelay``; a `Retry-After` on a 429 or 503 is honoured
-/// up to ``maxRetryAfter``. With ``networkWait``, an attempt that couldn't connect waits for the network before the
+/// exponentially from `baseDelay` with full jitter, up to `maxDelay`; a `Retry-After` on a 429 or 503 is honoured
+/// up to `maxRetryAfter`. With `networkWait`, an attempt that couldn't connect waits for the network before the
 /// next one. The rules are in <doc:RetryingRequests>.
 ///
 /// ```swift
@@ -69,7 +69,7 @@ public struct RetryPolicy: Middleware {
         self.networkWait = networkWait
     }
 
-    /// Sends `request` through `next` until an attempt succeeds, fails for good, or ``maxAttempts`` are made; the
+    /// Sends `request` through `next` until an attempt succeeds, fails for good, or `maxAttempts` are made; the
     /// last attempt's response or error, with the number of attempts, is the result.
     public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         var context = context
