@@ -109,6 +109,9 @@ extension Transport {
 /// fails with a clear error rather than recursing.
 enum DefaultSend {
     /// The transport type whose default is running in this task.
+    ///
+    /// A task local, as no explicit value can reach the other default: both signatures are the protocol's public
+    /// requirements, and a transport's own implementation of one sits between them and passes nothing on.
     @TaskLocal static var running: ObjectIdentifier?
 
     /// The error of a transport that implements neither.

@@ -90,8 +90,19 @@ public struct Webservice: Sendable {
         do {
             return try resource.value(from: response)
         } catch {
-            throw error.failing(response.request ?? request)
+            throw Self.reported(error, of: response.request ?? request)
         }
+    }
+
+    /// `error` as a load or a stream of this web service throws it: a ``WebserviceError`` that names `request`, its
+    /// method and its URL without credentials, or `CancellationError`.
+    ///
+    /// It is the one place the request is attached, on the error's way out to the caller; the layers before see
+    /// errors without it (a transport's already redacted by `Sending`, which alone sees the credentials middleware
+    /// added).
+    static func reported(_ error: any Error, of request: URLRequest) -> any Error {
+        let standardized = Sending.standardized(error, of: request)
+        return (standardized as? WebserviceError)?.failing(request) ?? standardized
     }
 
     /// The most bytes of a request body that arrives as a stream (an OpenAPI client's) collected to be sent.
@@ -99,13 +110,29 @@ public struct Webservice: Sendable {
 
     /// Sends `resource`'s request through the pipeline and returns it with the response: whole, a download's file in
     /// its place; or, for a load that `streams`, at its head, with its body still to be read.
+    ///
+    /// Its errors name the request, once (``reported(_:of:)``).
     package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
         try Task.checkCancellation()
-        var request = try request(for: resource)
+        let unchecked = URLRequest(resource: resource, addingHeaders: transport.additionalHeaderFields)
+        do {
+            return try await unreportedExchange(resource, unchecked, streams: streams)
+        } catch {
+            throw Self.reported(error, of: unchecked)
+        }
+    }
+
+    /// ``exchange(_:streams:)`` before its errors name the request.
+    private func unreportedExchange<A>(
+        _ resource: Resource<A>,
+        _ unchecked: URLRequest,
+        streams: Bool
+    ) async throws -> (URLRequest, Response) {
+        var request = try request(for: resource, unchecked)
         // Without a cache nothing is stored, nor ever a download: a load that may use only a stored response fails
         // here.
         if resource.cachePolicy == .storedOnly, cache == nil || resource.destination != nil {
-            throw WebserviceError(.notStored).failing(request)
+            throw WebserviceError(.notStored)
         }
         // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
         if streams, resource.timeout != nil { request.timeoutInterval = URLRequest(url: resource.url).timeoutInterval }
@@ -128,14 +155,10 @@ public struct Webservice: Sendable {
             try Task.checkCancellation()
         } catch {
             await context.transfer?.arrived?.discard()
-            throw Sending.reported(error, of: request)
+            throw error
         }
-        do {
-            // The load succeeded: a download's file takes the destination's place, before the parse that may read it.
-            try await context.transfer?.arrived?.commit()
-        } catch {
-            throw Sending.reported(error, of: request)
-        }
+        // The load succeeded: a download's file takes the destination's place, before the parse that may read it.
+        try await context.transfer?.arrived?.commit()
         return (request, response)
     }
 
@@ -145,15 +168,12 @@ public struct Webservice: Sendable {
     /// It throws, before anything is sent, for a header field HTTP forbids, and for a request without credentials
     /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
     /// cookies on Linux (``URLSessionTransport``).
-    func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
-        let request = URLRequest(resource: resource, addingHeaders: transport.additionalHeaderFields)
-        do {
-            try validateHeaderFields(resource.headers)
-        } catch {
-            throw error.failing(request)
-        }
+    ///
+    /// `request` is `resource`'s, with the transport's header fields.
+    private func request<A>(for resource: Resource<A>, _ request: URLRequest) throws(WebserviceError) -> URLRequest {
+        try validateHeaderFields(resource.headers)
         guard !resource.sendsCredentials else { return request }
         guard let url = request.url, transport.addsCredentials(to: url) else { return request.withoutCredentials }
-        throw WebserviceError(.credentialsRefused).failing(request)
+        throw WebserviceError(.credentialsRefused)
     }
 }

@@ -88,14 +88,22 @@ public struct WebserviceError: Error, Sendable {
     }
 
     /// This error as the load of `request` reports it: with the request's method and its URL without credentials,
-    /// and `attempts` when it says more than the response does; what it knows already stays.
-    func failing(_ request: URLRequest, attempts: Int = 1) -> WebserviceError {
-        var error = self
+    /// and the attempts its response counts when they say more; what it knows already stays.
+    ///
+    /// Only `Webservice.reported(_:of:)` calls it: the request is attached in that one place.
+    func failing(_ request: URLRequest) -> WebserviceError {
+        var error = counting(attempts: response?.attempts ?? 1)
         if error.method == nil {
             error.method = request.httpMethod ?? "GET"
             error.url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
         }
-        error.attempts = max(error.attempts, response?.attempts ?? 1, attempts)
+        return error
+    }
+
+    /// This error after `attempts` attempts, when that says more than it knows already.
+    func counting(attempts: Int) -> WebserviceError {
+        var error = self
+        error.attempts = max(error.attempts, attempts)
         return error
     }
 

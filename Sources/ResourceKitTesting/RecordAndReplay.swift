@@ -70,11 +70,16 @@ public struct ReplayTransport: Transport {
     private let answers: [String: StubAnswer]
 
     /// Reads every exchange recorded in `directory`.
+    ///
+    /// A recorded file there that is a symbolic link, a FIFO or anything but a regular file fails it with a
+    /// `URLError`, at once.
     public init(from directory: URL) throws {
         var exchanges: [String: [RecordedExchange]] = [:]
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
         for file in files where file.pathExtension == "json" {
-            let exchange = try JSONDecoder().decode(RecordedExchange.self, from: Data(contentsOf: file))
+            // A name found in the directory: a link there is refused, and a FIFO is never waited on.
+            let contents = try file.regularFileContents(followingLinks: false)
+            let exchange = try JSONDecoder().decode(RecordedExchange.self, from: contents)
             exchanges[exchange.key, default: []].append(exchange)
         }
         answers = exchanges.mapValues { exchanges in

@@ -19,13 +19,15 @@ extension Resource {
     ///   - status: The response's status code.
     ///   - headers: The response's header fields.
     /// - Returns: The model.
-    /// - Throws: The error reading the file, or the `WebserviceError` `Webservice.load(_:)` would throw.
+    /// - Throws: A `URLError` when the file can't be read or isn't a regular file (such as a FIFO, which is never
+    ///   waited on), or the `WebserviceError` `Webservice.load(_:)` would throw.
     public func value(
         fromFixture url: URL,
         status: Int = 200,
         headers: [String: String] = ["Content-Type": "application/json"]
     ) throws -> A {
-        let body = try Data(contentsOf: url)
+        // Opened as ResourceKit opens a file you name: without waiting, a regular file only.
+        let body = try url.regularFileContents()
         guard
             let response = HTTPURLResponse(
                 url: self.url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)

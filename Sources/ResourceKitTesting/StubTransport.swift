@@ -61,7 +61,7 @@ public struct StubTransport: Transport {
         // A file's bytes are the recorded body, as a server would receive them.
         if let file = context.bodyFile {
             _ = try context.bodyFileLength  // a missing file or a directory fails as it does with every transport
-            let bytes = try Data(contentsOf: file)
+            let bytes = try await offCooperativePool { try file.regularFileContents() }
             request.httpBody = bytes
             let count = Int64(bytes.count)
             context.progress?(TransferProgress(direction: .upload, bytes: count, expectedBytes: count))
@@ -106,7 +106,8 @@ public struct StubAnswer: Sendable {
         .status(status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
     }
 
-    /// A response whose body is the file at `url`, read when it is served.
+    /// A response whose body is the file at `url`, read when it is served; one that can't be read, or isn't a regular
+    /// file, fails the load with a `URLError`.
     public static func fixture(
         _ url: URL,
         status: Int = 200,
@@ -156,7 +157,9 @@ public struct StubAnswer: Sendable {
         switch kind {
         case .response(let code, let fields, let data): (status, headers, body) = (code, fields, data)
         case .fixture(let file, let code, let fields):
-            (status, headers, body) = (code, fields, try Data(contentsOf: file))
+            // Read as ResourceKit reads a file you name: off the cooperative pool, a regular file only, never a FIFO
+            // waited on.
+            (status, headers, body) = (code, fields, try await offCooperativePool { try file.regularFileContents() })
         case .failure(let code):
             let failing = Redaction.redacted(url, removing: Redaction.secrets(of: request)) ?? url
             throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: failing])

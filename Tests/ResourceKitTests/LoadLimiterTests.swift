@@ -43,7 +43,7 @@ import Testing
         let names = ["a", "b", "c", "d", "e", "f"]
         let loads = try await load(names, on: service, limiter)
         #expect(await gate.inFlight == 2)
-        #expect(await limiter.loadsWaiting == 4)
+        #expect(limiter.loadsWaiting == 4)
         for name in names {
             await gate.open(name)
         }
@@ -51,7 +51,7 @@ import Testing
             #expect(try await load.value == name)
         }
         #expect(await gate.maxInFlight == 2)
-        #expect(await limiter.loadsInFlight == 0)
+        #expect(limiter.loadsInFlight == 0)
     }
 
     @Test func waitingLoadsStartInTheOrderTheyWereCalled() async throws {
@@ -80,7 +80,7 @@ import Testing
         try await eventually("the cancelled load threw") { await finished.result != nil }
         let result = await finished.result
         #expect(throws: CancellationError.self) { try result?.get() }
-        #expect(await limiter.loadsWaiting == 1)
+        #expect(limiter.loadsWaiting == 1)
         await gate.open("a")
         await gate.open("b")
         await gate.open("c")
@@ -92,7 +92,7 @@ import Testing
         let (service, limiter) = try service(limit: 1)
         let loads = try await load(["a", "b", "c", "d"], on: service, limiter)
         loads[2].cancel()
-        try await eventually("c left the line") { await limiter.loadsWaiting == 2 }
+        try await eventually("c left the line") { limiter.loadsWaiting == 2 }
         for name in ["a", "b", "c", "d"] {
             await gate.open(name)
         }
@@ -102,7 +102,7 @@ import Testing
         #expect(try await loads[3].value == "d")
         #expect(await gate.started == ["a", "b", "d"])
         #expect(await gate.maxInFlight == 1)
-        #expect(await limiter.loadsInFlight == 0)
+        #expect(limiter.loadsInFlight == 0)
     }
 
     @Test func failingLoadFreesItsPlace() async throws {
@@ -130,13 +130,13 @@ import Testing
             await gate.started.count + limiter.loadsWaiting == 2
         }
         #expect(await gate.started == ["a"])
-        #expect(await limiter.loadsInFlight == 1)
+        #expect(limiter.loadsInFlight == 1)
         await gate.open("a")
         try await eventually("b reached the transport") { await gate.started == ["a", "b"] }
         await gate.open("b")
         #expect(try await second.value == "b")
         #expect(await gate.maxInFlight == 1)
-        #expect(await limiter.loadsInFlight == 0)
+        #expect(limiter.loadsInFlight == 0)
     }
 
     @Test func copiesOfAWebServiceShareTheLimit() async throws {
@@ -145,7 +145,7 @@ import Testing
         let first = Task { try await service.load(Gate.resource("a")) }
         try await eventually("a reached the transport") { await gate.started == ["a"] }
         let second = Task { try await copy.load(Gate.resource("b")) }
-        try await eventually("b waits in line") { await limiter.loadsWaiting == 1 }
+        try await eventually("b waits in line") { limiter.loadsWaiting == 1 }
         #expect(await gate.started == ["a"])
         await gate.open("a")
         await gate.open("b")
@@ -177,7 +177,7 @@ import Testing
         let a = Task { try await service.load(sawBSent) }
         try await eventually("a reached the transport") { await gate.started == ["a"] }
         let b = Task { try await service.load(Gate.resource("b")) }
-        try await eventually("b waits in line") { await limiter.loadsWaiting == 1 }
+        try await eventually("b waits in line") { limiter.loadsWaiting == 1 }
         await gate.open("a")
         #expect(try await a.value)
         #expect(try await b.value == "")
@@ -192,7 +192,7 @@ import Testing
         let authentication = Authentication(for: [baseURL]) { _ in
             let webservice = try #require(await tokenService.all.first)
             let limiter = try #require(webservice.limiter)
-            #expect(await limiter.loadsInFlight == 0, "a load waiting for its credential holds no place")
+            #expect(limiter.loadsInFlight == 0, "a load waiting for its credential holds no place")
             _ = try await webservice.load(thing(at: "token"))
             return StubTransport.tokenEndpointCredential
         }
@@ -204,6 +204,54 @@ import Testing
         }
         #expect(values == Array(repeating: "ok", count: limit))
         #expect(await transport.requests.count == limit + 1)
+    }
+
+    /// Starts a task per name that takes a place from `limiter`, each once the one before waits in line.
+    private func waiting(_ names: [String], on limiter: LoadLimiter) async throws -> [Task<String, any Error>] {
+        var tasks: [Task<String, any Error>] = []
+        for name in names {
+            let waiting = limiter.loadsWaiting
+            tasks.append(
+                Task {
+                    try await limiter.enter()
+                    return name
+                })
+            try await eventually("\(name) waits in line") { limiter.loadsWaiting == waiting + 1 }
+        }
+        return tasks
+    }
+
+    /// Giving a place back is synchronous and waits for nothing, so a stream's body can do it in its `deinit` on
+    /// curl's thread: when `leave()` returns, the first waiting load holds the place.
+    @Test func leavingHandsThePlaceToTheFirstWaiterBeforeItReturns() async throws {
+        let limiter = LoadLimiter(maxConcurrentLoads: 1)
+        try await limiter.enter()
+        let waiters = try await waiting(["a", "b"], on: limiter)
+        limiter.leave()
+        #expect(limiter.loadsWaiting == 1)
+        #expect(limiter.loadsInFlight == 1)
+        #expect(try await waiters[0].value == "a")
+        limiter.leave()
+        #expect(limiter.loadsWaiting == 0)
+        #expect(try await waiters[1].value == "b")
+        limiter.leave()
+        #expect(limiter.loadsInFlight == 0)
+    }
+
+    /// Places given back from many threads at once each go to exactly one waiter, or back to the pool.
+    @Test func placesGivenBackFromManyThreadsAtOnceAreEachGivenOnce() async throws {
+        let limiter = LoadLimiter(maxConcurrentLoads: 8)
+        for _ in 0..<8 { try await limiter.enter() }
+        let names = (0..<8).map { "\($0)" }
+        let waiters = try await waiting(names, on: limiter)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in limiter.leave() }
+        #expect(limiter.loadsWaiting == 0)
+        #expect(limiter.loadsInFlight == 8)
+        for (waiter, name) in zip(waiters, names) {
+            #expect(try await waiter.value == name)
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in limiter.leave() }
+        #expect(limiter.loadsInFlight == 0)
     }
 
     static let limitsBelowOne = [0, -1, Int.min]

@@ -162,10 +162,10 @@ struct StreamLoadingTests {
         let limiter = try #require(webservice.limiter)
         do {
             let stream = try await webservice.load(Self.lines)
-            #expect(await limiter.loadsInFlight == 1)
+            #expect(limiter.loadsInFlight == 1)
             _ = stream
         }
-        #expect(await limiter.loadsInFlight == 0)
+        #expect(limiter.loadsInFlight == 0)
         writer.finish()
         #expect(
             try await webservice.load(Resource<Data>(url: URL(string: "https://api.example.com/other")!))

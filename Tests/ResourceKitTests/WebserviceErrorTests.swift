@@ -3,6 +3,10 @@ import ResourceKit
 import ResourceKitTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite struct WebserviceErrorTests {
     private static let credentials = [
         "Authorization": "Bearer s3cr3t-token",
@@ -165,6 +169,39 @@ import Testing
         #expect(error.method == "GET")
         #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
         #expect("\(error)".hasSuffix("(3 attempts)"))
+    }
+
+    /// The request is attached in one place, on the error's way out: a middleware gets the transport's failure
+    /// without it, the observer's event and the caller's error name it once.
+    @Test func aFailureNamesItsRequestOnceOnItsWayOut() async throws {
+        let seen = Notes<WebserviceError>()
+        let events = EventLog()
+        let webservice = Webservice(
+            transport: StubTransport.answering(.failure(.networkConnectionLost)),
+            middleware: [Catching(seen: seen)],
+            observer: events.observer)
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(error.method == "GET")
+        #expect("\(error)".components(separatedBy: "https://api.example.com/thing").count == 2, "\(error)")
+        let inner = try #require(await seen.all.first)
+        #expect(inner.method == nil && inner.url == nil, "\(inner)")
+        #expect((inner.underlyingError as? URLError)?.code == .networkConnectionLost)
+        let failed = try #require(events.descriptions.last)
+        #expect(failed.components(separatedBy: "https://api.example.com/thing").count == 2, "\(failed)")
+    }
+
+    /// Notes the ``WebserviceError`` the layers after it throw.
+    private struct Catching: Middleware {
+        let seen: Notes<WebserviceError>
+
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            do {
+                return try await next(request, context)
+            } catch let error as WebserviceError {
+                await seen.append(error)
+                throw error
+            }
+        }
     }
 
     @Test func anErrorMadeOutsideALoadNamesNoRequest() {

@@ -3,23 +3,22 @@ import Foundation
 /// The value at a path of keys and indices inside a larger document, decoded in one pass and without decoding
 /// anything beside it.
 ///
-/// ``init(from:)`` reads the path from a task-local value set around the decode call, walks it with keyed and unkeyed
-/// containers and decodes only the value at its end. A step that is an integer, such as `"0"`, is an index where the
-/// document has an array there, and a key where it has an object: the JSON decides. Sibling keys are never looked at,
-/// and array elements before an index are stepped over without being decoded. (A task local rather than
-/// `decode(_:from:configuration:)`, which Apple's platforms only have from macOS 14 and iOS 17.)
-struct NestedValue<Value: Decodable>: Decodable {
+/// ``init(from:configuration:)`` gets the path as its configuration, from `decode(_:from:configuration:)`, walks it
+/// with keyed and unkeyed containers and decodes only the value at its end. A step that is an integer, such as `"0"`,
+/// is an index where the document has an array there, and a key where it has an object: the JSON decides. Sibling
+/// keys are never looked at, and array elements before an index are stepped over without being decoded.
+struct NestedValue<Value: Decodable>: DecodableWithConfiguration {
     /// The decoded value.
     var value: Value
 
-    /// Decodes the value at the path ``JSONDecoder/decode(_:from:at:)`` set.
+    /// Decodes the value at `path`, the one ``JSONDecoder/decode(_:from:at:)`` was given.
     ///
     /// - Throws: `DecodingError.keyNotFound` when a key or index of the path is missing, with the coding path of the
     ///   container where the walk stopped; `DecodingError.typeMismatch` when the path expects an object or an array
     ///   and finds something else; and whatever decoding `Value` throws, with the full coding path.
-    init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder, configuration path: [String]) throws {
         var decoder = decoder
-        for step in DecodingPath.current {
+        for step in path {
             decoder = try Self.decoder(forStep: step, in: decoder)
         }
         // Through a container, not `Value(from:)`, so the decoder's strategies for `Date`, `Data` and `URL` apply.
@@ -85,11 +84,6 @@ extension JSONDecoder {
     /// is empty.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: [String]) throws -> T {
         guard !path.isEmpty else { return try decode(type, from: data) }
-        return try DecodingPath.$current.withValue(path) { try decode(NestedValue<T>.self, from: data).value }
+        return try decode(NestedValue<T>.self, from: data, configuration: path).value
     }
-}
-
-/// The path ``NestedValue`` decodes at, for the duration of one `decode` call.
-private enum DecodingPath {
-    @TaskLocal static var current: [String] = []
 }

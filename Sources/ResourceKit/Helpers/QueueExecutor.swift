@@ -3,8 +3,8 @@ import Dispatch
 /// Runs an actor's jobs, one at a time, on a serial Dispatch queue of its own, off Swift's cooperative pool.
 ///
 /// It is for an actor whose work waits on files, such as a persistent ``ResponseCache``, as the pool's few threads
-/// serve every task of the process (see also `offCooperativePool`), and for one whose state synchronous code must
-/// change (`LoadLimiter`).
+/// serve every task of the process (see also `offCooperativePool`). It offers no blocking wait for its queue:
+/// synchronous code that must change shared state (`LoadLimiter`) uses a `Mutex` that never waits instead.
 final class QueueExecutor: SerialExecutor {
     private let queue: DispatchQueue
     private let marker = DispatchSpecificKey<Bool>()
@@ -17,13 +17,6 @@ final class QueueExecutor: SerialExecutor {
 
     /// Whether the caller runs on this executor's queue.
     var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
-
-    /// Runs `body` on the queue, or at once when the caller already runs there, and returns when it has.
-    ///
-    /// It is for synchronous code, such as a `deinit`, that must act as the actor (with `assumeIsolated`).
-    func sync<Result>(_ body: () -> Result) -> Result {
-        isCurrent ? body() : queue.sync(execute: body)
-    }
 
     func checkIsolated() {
         precondition(isCurrent, "not on the executor's queue")

@@ -134,10 +134,13 @@ enum SafeFile {
     }
 }
 
-/// Runs `work` on a global Dispatch queue, off Swift's cooperative pool, and returns what it returns: for work with
-/// files, which may wait on a disk or, opened by mistake, on a FIFO, while the pool's few threads serve every task of
-/// the process.
-func offCooperativePool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+/// Runs `work` on a global Dispatch queue, off Swift's cooperative pool, and returns what it returns.
+///
+/// It is for work with files, which may wait on a disk or, opened by mistake, on a FIFO, while the pool's few threads
+/// serve every task of the process. ResourceKitTesting reads its fixtures with it too (`package`).
+package func offCooperativePool<Result: Sendable>(
+    _ work: @escaping @Sendable () throws -> Result
+) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
             do {

@@ -24,12 +24,15 @@ extension URL {
         return Int64(status.st_size)
     }
 
-    /// The bytes of the local regular file this URL names (a symbolic link is followed), read whole.
+    /// The bytes of the local regular file this URL names, read whole: a symbolic link is followed when
+    /// `followingLinks`, as in a path the caller gave, and is refused otherwise, as in a name found in a directory.
     ///
-    /// - Throws: The errors of ``regularFileSize()``.
-    func regularFileContents() throws(URLError) -> Data {
+    /// ResourceKitTesting reads its fixtures and recordings with it too (`package`).
+    ///
+    /// - Throws: The errors of ``regularFileSize()``; `.cannotOpenFile` for a link that isn't followed.
+    package func regularFileContents(followingLinks: Bool = true) throws(URLError) -> Data {
         try Self.checked(self) { () throws(SafeFile.Refusal) in
-            try SafeFile.contents(of: path, followingLinks: true, owner: .anyone)
+            try SafeFile.contents(of: path, followingLinks: followingLinks, owner: .anyone)
         }
     }
 

@@ -64,7 +64,9 @@ public struct Authentication: Middleware {
     /// The middleware whose provider is running in this task, if any.
     ///
     /// A provider that loads its token through this very middleware must not wait for itself. It marks the provider's
-    /// task, not a load's state: no other layer reads it.
+    /// task, not a load's state: no other layer reads it. A task local, as no explicit value can reach the provider's
+    /// own load: the provider is the app's closure, which calls the public `Webservice.load(_:)`, and neither takes
+    /// a value to pass on to this middleware.
     @TaskLocal private static var fetchingFor: ObjectIdentifier?
 
     /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the

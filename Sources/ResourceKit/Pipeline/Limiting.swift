@@ -25,12 +25,12 @@ struct Limiting: Middleware {
             response.stream = body.holding(Place(limiter: limiter))
             return response
         }
-        await limiter.leave()
+        limiter.leave()
         return try outcome.get()
     }
 
-    /// A stream's place under the limit, given back when the last holder lets it go, before its `deinit` returns.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    /// A stream's place under the limit, given back when the last holder lets it go, before its `deinit` returns:
+    /// ``LoadLimiter/leave()`` never waits, so the thread that drops the body isn't held up.
     private final class Place: Sendable {
         let limiter: LoadLimiter
 
@@ -39,7 +39,7 @@ struct Limiting: Middleware {
         }
 
         deinit {
-            limiter.leaveNow()
+            limiter.leave()
         }
     }
 }

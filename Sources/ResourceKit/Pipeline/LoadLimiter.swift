@@ -1,8 +1,14 @@
+import Synchronization
+
 /// A cap on how many loads send requests at once, with a first-come, first-served queue for the rest.
 ///
 /// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` makes one; copies of that web service share it. The rules
 /// are in <doc:LoadingResources>.
-actor LoadLimiter {
+///
+/// Its state is behind a `Mutex` whose critical sections never wait: ``leave()`` is synchronous and non-blocking, so
+/// a stream's body can give its place back from its `deinit`, on whichever thread drops it (one of curl's, or of the
+/// cooperative pool), without waiting for a queue or a task.
+final class LoadLimiter: Sendable {
     /// A load waiting for a place, and how to hand it one.
     ///
     /// The place comes through a stream that ends at once when the load's task is cancelled, so no other task needs
@@ -12,28 +18,28 @@ actor LoadLimiter {
         var place: AsyncStream<Void>.Continuation
     }
 
-    /// Where the limiter runs: a serial queue of its own, which ``leaveNow()`` can wait on from synchronous code.
-    private let executor = QueueExecutor(label: "ResourceKit.LoadLimiter")
+    private struct State {
+        var loadsInFlight = 0
+        /// The loads waiting for a place, first in line first.
+        var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 0
+    }
 
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    private let state = Mutex(State())
 
     /// The most loads that send requests at once; at least 1.
-    nonisolated let maxConcurrentLoads: Int
+    let maxConcurrentLoads: Int
 
     /// How many loads are sending requests right now.
     ///
     /// It is a snapshot for diagnostics and tests; by the time you read it, loads may have started or finished.
-    private(set) var loadsInFlight = 0
-
-    /// The loads waiting for a place, first in line first.
-    private var waiters: [Waiter] = []
-    private var nextWaiterID: UInt64 = 0
+    var loadsInFlight: Int { state.withLock { $0.loadsInFlight } }
 
     /// How many loads are waiting for a place right now.
     ///
     /// It is a snapshot for diagnostics and tests; by the time you read it, loads may have started or been
     /// cancelled.
-    var loadsWaiting: Int { waiters.count }
+    var loadsWaiting: Int { state.withLock { $0.waiters.count } }
 
     /// Creates a limiter that lets `maxConcurrentLoads` loads send requests at once.
     ///
@@ -54,18 +60,24 @@ actor LoadLimiter {
     ///
     /// - Throws: `CancellationError` when the task is cancelled before it gets a place; then it holds none.
     func enter() async throws {
-        if loadsInFlight < maxConcurrentLoads {
-            loadsInFlight += 1
-        } else {
+        let queued: (id: UInt64, places: AsyncStream<Void>)? = try state.withLock { state in
+            if state.loadsInFlight < maxConcurrentLoads {
+                state.loadsInFlight += 1
+                return nil
+            }
             try Task.checkCancellation()
-            let id = nextWaiterID
-            nextWaiterID += 1
+            let id = state.nextWaiterID
+            state.nextWaiterID += 1
             let (places, place) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingOldest(1))
-            waiters.append(Waiter(id: id, place: place))
-            var handed = places.makeAsyncIterator()
+            state.waiters.append(Waiter(id: id, place: place))
+            return (id, places)
+        }
+        if let queued {
+            // A place handed before this task iterates is buffered in the stream, so none is lost.
+            var handed = queued.places.makeAsyncIterator()
             guard await handed.next() != nil else {
                 // Cancelled before a place came: no place can come any more (``leave()`` skips this waiter).
-                waiters.removeAll { $0.id == id }
+                state.withLock { $0.waiters.removeAll { $0.id == queued.id } }
                 throw CancellationError()
             }
         }
@@ -76,21 +88,17 @@ actor LoadLimiter {
         }
     }
 
-    /// ``leave()`` from synchronous code, done when it returns, without a task.
-    ///
-    /// A stream's body gives its place back this way in its `deinit`.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    nonisolated func leaveNow() {
-        executor.sync { assumeIsolated { $0.leave() } }
-    }
-
     /// Gives a place back: straight to the first waiting load, or back to the pool when none waits.
+    ///
+    /// It returns when the place is given: handing it only resumes the waiting task, which never waits here.
     func leave() {
-        while !waiters.isEmpty {
-            let waiter = waiters.removeFirst()
-            // A waiter whose task was cancelled has stopped waiting: the place goes to the next.
-            if case .enqueued = waiter.place.yield() { return }
+        state.withLock { state in
+            while !state.waiters.isEmpty {
+                let waiter = state.waiters.removeFirst()
+                // A waiter whose task was cancelled has stopped waiting: the place goes to the next.
+                if case .enqueued = waiter.place.yield() { return }
+            }
+            state.loadsInFlight -= 1
         }
-        loadsInFlight -= 1
     }
 }

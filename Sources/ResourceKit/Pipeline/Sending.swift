@@ -8,7 +8,9 @@ import Foundation
 ///
 /// The body is read here, the same
 /// way for every transport: its limit enforced and a download saved as the chunks arrive, its progress reported.
-/// Errors become what ``Webservice/load(_:)->A`` throws, redacted once, here.
+/// A transport's error becomes ``WebserviceError/Reason/transport(_:)`` here, without the credentials of the request
+/// as sent (with those a middleware such as ``Authentication`` added, which only this layer sees), and counts the
+/// attempts; the web service names the request on its way out (`Webservice.reported(_:of:)`).
 struct Sending: Sendable {
     let transport: any Transport
     /// Whether the body is read here; a stream's is returned unread, for its loop.
@@ -25,7 +27,8 @@ struct Sending: Sendable {
                 response.body = try await Self.read(body, of: response, to: request, context: context)
             }
         } catch {
-            throw Self.reported(error, of: request, attempts: context.attempt)
+            let standardized = Self.standardized(error, of: request)
+            throw (standardized as? WebserviceError)?.counting(attempts: context.attempt) ?? standardized
         }
         response.request = request
         response.attempts = context.attempt
@@ -33,7 +36,7 @@ struct Sending: Sendable {
         if context.transfer?.destination != nil, response.statusCode == 206,
             request.value(forHTTPHeaderField: "Range") == nil
         {
-            throw WebserviceError(.unacceptableStatus(response)).failing(request, attempts: context.attempt)
+            throw WebserviceError(.unacceptableStatus(response))
         }
         return response
     }
@@ -76,18 +79,18 @@ struct Sending: Sendable {
         return data
     }
 
-    /// A transport's `error` as ``Webservice/load(_:)->A`` reports it: ``WebserviceError/Reason/transport(_:)`` without
-    /// `request`'s credentials, or `CancellationError` when the task was cancelled; either ``WebserviceError`` names
-    /// `request` and counts `attempts`.
+    /// A transport's `error` as the layers before this one get it, without naming `request`.
+    ///
+    /// It is ``WebserviceError/Reason/transport(_:)`` without `request`'s credentials, or `CancellationError` when
+    /// the task was cancelled; a ``WebserviceError`` stays as it is. `Webservice.reported(_:of:)` names the request,
+    /// once.
     ///
     /// A TLS or decoding failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms
     /// use, such as `.serverCertificateUntrusted`.
-    static func reported(_ error: any Error, of request: URLRequest, attempts: Int = 1) -> any Error {
-        if error is CancellationError || error is ResumeRefused { return error }
-        if let error = error as? WebserviceError { return error.failing(request, attempts: attempts) }
+    static func standardized(_ error: any Error, of request: URLRequest) -> any Error {
+        if error is CancellationError || error is ResumeRefused || error is WebserviceError { return error }
         if Task.isCancelled { return CancellationError() }
         let standardized = URLError.standardizing(error)
         return WebserviceError(.transport(Redaction.sanitized(standardized, removing: Redaction.secrets(of: request))))
-            .failing(request, attempts: attempts)
     }
 }

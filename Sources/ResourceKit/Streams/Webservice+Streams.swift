@@ -46,7 +46,7 @@ extension Webservice {
                     chunk.withUnsafeBytes { response.body.append(contentsOf: $0.prefix(keeps - response.body.count)) }
                 }
             } catch {
-                throw Sending.reported(error, of: request)
+                throw Self.reported(error, of: request)
             }
             let error: WebserviceError
             do {
@@ -55,7 +55,7 @@ extension Webservice {
             } catch let caught {
                 error = caught
             }
-            throw error.failing(request)
+            throw Self.reported(error, of: request)
         }
         return (request, head, body)
     }
@@ -201,12 +201,13 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         private func failure(_ error: any Error) -> any Error {
             switch error {
             case is ElementFailure:
-                WebserviceError(.parsing(error, head)).failing(request)
+                Webservice.reported(WebserviceError(.parsing(error, head)), of: request)
             case let framing as FramingError:
-                WebserviceError(.parsing(ElementFailure(index: count, error: framing, codingPath: []), head))
-                    .failing(request)
+                Webservice.reported(
+                    WebserviceError(.parsing(ElementFailure(index: count, error: framing, codingPath: []), head)),
+                    of: request)
             default:
-                Sending.reported(error, of: request)
+                Webservice.reported(error, of: request)
             }
         }
     }

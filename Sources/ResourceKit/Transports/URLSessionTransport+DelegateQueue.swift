@@ -14,7 +14,7 @@ import Foundation
     ///
     /// Apple platforms need none of this: there the delegate's calls come on the serial queue `URLSession` makes.
     ///
-    /// It restates `OperationQueue`'s own `@unchecked Sendable`, as Swift requires of a subclass; it adds no state.
+    /// Stateless; `@unchecked` as Swift 6 requires a subclass to restate `OperationQueue`'s own (see CONTRIBUTING.md).
     final class InlineQueue: OperationQueue, @unchecked Sendable {
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             block()
