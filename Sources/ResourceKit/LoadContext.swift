@@ -30,9 +30,12 @@ public struct LoadContext: Sendable {
     /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory
     /// without progress.
     var transfer: Transfer?
-    /// Whether the request may carry credentials: `false` for a page on another origin (``Resource``'s
-    /// `sendsCredentials`), whose request reaches the transport with safe header fields only and no cookies.
-    var sendsCredentials = true
+    /// Whether the request may carry credentials: `false` for a request that may carry no credentials (a page another
+    /// origin's server led to), which reaches the transport with safe header fields only.
+    ///
+    /// The transport must then add none of its own, such as a session's cookies or configured header fields, or throw
+    /// `WebserviceError(.credentialsRefused)`.
+    public internal(set) var sendsCredentials = true
     /// How the load uses the cache: the resource's ``Resource/cachePolicy``.
     var cachePolicy = CachePolicy.http
     #if Tracing

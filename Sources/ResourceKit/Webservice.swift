@@ -63,11 +63,6 @@ public struct Webservice: Sendable {
             middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
-    /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
-    public init(session: URLSession) {
-        self.init(transport: URLSessionTransport(session: session))
-    }
-
     /// Builds ``pipeline`` for the current parts, as a chain of its own: no load before the change shares a response
     /// with one after it.
     private mutating func rebuildPipeline() {
@@ -142,9 +137,8 @@ public struct Webservice: Sendable {
     /// The request for `resource` as the transport sends it: with the header fields the transport adds, such as
     /// configured credentials, which key the cache too; without credentials for a resource that may carry none.
     ///
-    /// It throws, before anything is sent, for a header field HTTP forbids, and for a request without credentials
-    /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
-    /// cookies on Linux (``URLSessionTransport``).
+    /// It throws, before anything is sent, for a header field HTTP forbids. A transport that would add credentials
+    /// of its own to a request without them refuses it (``LoadContext/sendsCredentials``).
     func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
         let request = URLRequest(resource: resource, addingHeaders: transport.additionalHeaderFields)
         do {
@@ -152,8 +146,6 @@ public struct Webservice: Sendable {
         } catch {
             throw error.failing(request)
         }
-        guard !resource.sendsCredentials else { return request }
-        guard let url = request.url, transport.addsCredentials(to: url) else { return request.withoutCredentials }
-        throw WebserviceError(.credentialsRefused).failing(request)
+        return resource.sendsCredentials ? request : request.withoutCredentials
     }
 }
