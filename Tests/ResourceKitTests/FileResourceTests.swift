@@ -14,7 +14,7 @@ import Testing
     static let networkWebservices: [(name: String, service: Webservice)] = [
         ("Webservice()", Webservice()),
         ("URLSessionTransport(configuration:)", Webservice(transport: URLSessionTransport(configuration: .ephemeral))),
-        ("Webservice(session:)", Webservice(session: .shared)),
+        ("URLSessionTransport(session:)", Webservice(transport: URLSessionTransport(session: .shared))),
     ]
 
     @Test(arguments: networkWebservices)
