@@ -55,7 +55,7 @@ extension LenientArray: Decodable where Element: Decodable {
             do {
                 elements.append(try element.singleValueContainer().decode(Element.self))
             } catch {
-                failures[index] = ElementFailure(index: index, error: error, codingPath: element.codingPath)
+                failures[index] = DecodingError(index: index, error: error, codingPath: element.codingPath)
             }
         }
         self.init(elements: elements, failures: failures)
@@ -63,9 +63,7 @@ extension LenientArray: Decodable where Element: Decodable {
 }
 
 /// How a lenient array and a stream report an element that didn't decode: a `DecodingError` whose coding path leads
-/// through the element, such as `[2].title` (see `DecodingError(index:error:codingPath:)`).
-typealias ElementFailure = DecodingError
-
+/// through the element, such as `[2].title`.
 extension DecodingError {
     /// `error`, which decoding the element at `index` threw, as a `DecodingError` whose coding path leads through the
     /// element.

@@ -200,10 +200,10 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         /// response, a transport's redacted.
         private func failure(_ error: any Error) -> any Error {
             switch error {
-            case is ElementFailure:
+            case is DecodingError:
                 WebserviceError(.parsing(error, head)).failing(request)
             case let framing as FramingError:
-                WebserviceError(.parsing(ElementFailure(index: count, error: framing, codingPath: []), head))
+                WebserviceError(.parsing(DecodingError(index: count, error: framing, codingPath: []), head))
                     .failing(request)
             default:
                 Sending.reported(error, of: request)
