@@ -63,6 +63,11 @@ public struct Webservice: Sendable {
             middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
+    /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
+    public init(session: URLSession) {
+        self.init(transport: URLSessionTransport(session: session))
+    }
+
     /// Builds ``pipeline`` for the current parts, as a chain of its own: no load before the change shares a response
     /// with one after it.
     private mutating func rebuildPipeline() {

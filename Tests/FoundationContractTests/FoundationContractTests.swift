@@ -9,7 +9,7 @@ import Testing
 // The foundation issue's public contract, which code outside the project is written against, compiled line for line:
 // a reshape that breaks one of these lines fails this target's build. Each line stands as the contract wrote it; only
 // its `...` and `…` are filled in, and `let _: T =` keeps its two bare expressions from being unused. (`URLSession`
-// itself no longer conforms to `Transport`, as the contract's comment had it: `URLSessionTransport(session:)` wraps it.)
+// itself no longer conforms to `Transport`, as the contract's comment had it: `Webservice(session:)` wraps it.)
 
 struct City: Equatable {
     var name: String
@@ -75,7 +75,7 @@ struct MyTransport: Transport {
 
     @Test func loadIsTheOnlyAsynchronousAPIAndThrowsWebserviceErrors() async throws {
         let service = Webservice()  // URLSession.shared
-        let custom = Webservice(transport: URLSessionTransport(session: URLSession(configuration: .ephemeral)))
+        let custom = Webservice(session: URLSession(configuration: .ephemeral))
         let stubbed = Webservice(transport: MyTransport())
         #expect(try await stubbed.load(Episode.all) == [Episode(id: "1", title: "Networking")])
         await #expect(throws: WebserviceError.self) {

@@ -14,7 +14,7 @@ import Testing
     static let networkWebservices: [(name: String, service: Webservice)] = [
         ("Webservice()", Webservice()),
         ("URLSessionTransport(configuration:)", Webservice(transport: URLSessionTransport(configuration: .ephemeral))),
-        ("URLSessionTransport(session:)", Webservice(transport: URLSessionTransport(session: .shared))),
+        ("Webservice(session:)", Webservice(session: .shared)),
     ]
 
     @Test(arguments: networkWebservices)

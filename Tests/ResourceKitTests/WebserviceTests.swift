@@ -14,8 +14,7 @@ import Testing
     @Test func defaultAndSessionWebServicesSendWithAURLSessionTransport() {
         // The redirect rule itself is proven against a real server in the integration suite.
         #expect(Webservice().transport is URLSessionTransport)
-        let session = URLSession(configuration: .ephemeral)
-        #expect(Webservice(transport: URLSessionTransport(session: session)).transport is URLSessionTransport)
+        #expect(Webservice(session: URLSession(configuration: .ephemeral)).transport is URLSessionTransport)
         #expect(Webservice(maxConcurrentLoads: 2).transport is URLSessionTransport)
     }
 

@@ -101,7 +101,7 @@ import Testing
             // Why the rule exists: Linux's URLSession forwards Authorization to another origin by itself.
             try await withTwoServers { base, other in
                 let target = (other / "faults/headers").absoluteString
-                let plain = Webservice(transport: URLSessionTransport(session: URLSession(configuration: .ephemeral)))
+                let plain = Webservice(session: URLSession(configuration: .ephemeral))
                 let headers = try await headersAfterRedirect(from: base, to: target, through: plain)
                 #expect(headers["authorization"] == "Bearer swift-talk-token")
             }
