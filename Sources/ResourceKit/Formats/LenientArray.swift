@@ -17,16 +17,11 @@ public struct LenientArray<Element> {
     /// matters after all.
     public var failures: [Int: DecodingError]
 
-    /// Creates a lenient array from its parts, for instance to stub a resource's result in a test.
+    /// A lenient array of its parts.
     ///
-    /// ```swift
-    /// let partial = LenientArray(elements: [episode], failures: [:])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - elements: The elements that decoded.
-    ///   - failures: Why each element that didn't decode failed, by its index.
-    public init(elements: [Element], failures: [Int: DecodingError]) {
+    /// A test stubs one by decoding JSON, which yields real failures with their coding paths, or by setting
+    /// ``elements`` and ``failures`` of a decoded one.
+    init(elements: [Element], failures: [Int: DecodingError]) {
         self.elements = elements
         self.failures = failures
     }
