@@ -109,12 +109,12 @@ private struct FramedBody {
 /// A framer's unit, comparable.
 private enum FuzzUnit: Equatable {
     case bytes(Data)
-    case event(ServerSentEvent)
+    case event(type: String, data: String, id: String?)
 
     init(_ unit: Framer.Unit) {
         switch unit {
         case .bytes(let bytes): self = .bytes(bytes)
-        case .event(let event): self = .event(event)
+        case .event(let event): self = .event(type: event.type, data: event.data, id: event.id)
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
-/// resource's name, the deadline, the body limit, the attempt, the observer, and the file to upload.
+/// resource's name, the deadline, the body limit, the attempt, and the file to upload.
 ///
 /// ``Webservice/load(_:)->A`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
 /// counts its attempts. See <doc:MiddlewareChain>.
@@ -25,14 +25,17 @@ public struct LoadContext: Sendable {
     public var maxBodySize: Int?
     /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.
     public var attempt = 1
-    /// The web service's ``Webservice/observer``.
-    public var observer: (@Sendable (WebserviceEvent) -> Void)?
+    /// The web service's ``Webservice/observer``, which the pipeline's layers report to.
+    var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory
     /// without progress.
     var transfer: Transfer?
-    /// Whether the request may carry credentials: `false` for a page on another origin (``Resource``'s
-    /// `sendsCredentials`), whose request reaches the transport with safe header fields only and no cookies.
-    var sendsCredentials = true
+    /// Whether the request may carry credentials: `false` for a request that may carry no credentials (a page another
+    /// origin's server led to), which reaches the transport with safe header fields only.
+    ///
+    /// The transport must then add none of its own, such as a session's cookies or configured header fields, or throw
+    /// `WebserviceError(.credentialsRefused)`.
+    public internal(set) var sendsCredentials = true
     /// How the load uses the cache: the resource's ``Resource/cachePolicy``.
     var cachePolicy = CachePolicy.http
     #if Tracing

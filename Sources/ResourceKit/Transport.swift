@@ -41,11 +41,6 @@ public protocol Transport: Sendable {
     /// `User-Agent`: ``Webservice`` sets them on the requests it builds, so that they key its cache, and takes them
     /// off a request that may carry no credentials. The default is none.
     var additionalHeaderFields: [String: String] { get }
-
-    /// Whether the transport adds credentials to a request for `url` that the request can't leave out, such as a
-    /// session's cookies: ``Webservice`` then refuses to send a request that may carry none (a page on another
-    /// origin). The default is `false`.
-    func addsCredentials(to url: URL) -> Bool
 }
 
 extension Transport {
@@ -100,9 +95,6 @@ extension Transport {
 
     /// None.
     public var additionalHeaderFields: [String: String] { [:] }
-
-    /// `false`: the transport adds no credentials of its own.
-    public func addsCredentials(to url: URL) -> Bool { false }
 }
 
 /// The two default implementations of ``Transport``, each made of the other: a transport that implements neither

@@ -165,15 +165,12 @@ public struct Webservice: Sendable {
     /// The request for `resource` as the transport sends it: with the header fields the transport adds, such as
     /// configured credentials, which key the cache too; without credentials for a resource that may carry none.
     ///
-    /// It throws, before anything is sent, for a header field HTTP forbids, and for a request without credentials
-    /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
-    /// cookies on Linux (``URLSessionTransport``).
+    /// It throws, before anything is sent, for a header field HTTP forbids. A transport that would add credentials
+    /// of its own to a request without them refuses it (``LoadContext/sendsCredentials``).
     ///
     /// `request` is `resource`'s, with the transport's header fields.
     private func request<A>(for resource: Resource<A>, _ request: URLRequest) throws(WebserviceError) -> URLRequest {
         try validateHeaderFields(resource.headers)
-        guard !resource.sendsCredentials else { return request }
-        guard let url = request.url, transport.addsCredentials(to: url) else { return request.withoutCredentials }
-        throw WebserviceError(.credentialsRefused)
+        return resource.sendsCredentials ? request : request.withoutCredentials
     }
 }

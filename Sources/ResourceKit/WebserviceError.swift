@@ -45,7 +45,7 @@ public struct WebserviceError: Error, Sendable {
         /// sent.
         case notStored
         /// The request may carry no credentials (a page on another origin), but its transport adds its own to every
-        /// request (``Transport/addsCredentials(to:)``): it was not sent.
+        /// request, so it refused it (``LoadContext/sendsCredentials``): it was not sent.
         case credentialsRefused
         /// A stream's elements were iterated a second time; they can be iterated once.
         case alreadyIterated

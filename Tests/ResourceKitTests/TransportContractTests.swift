@@ -157,14 +157,14 @@ import Testing
         #expect("\(error)".contains("implements neither"))
     }
 
-    /// A transport that adds a credential of its own to every request, as a session with cookies does.
+    /// A transport that adds a credential of its own to every request, as a session with cookies does: it refuses a
+    /// request that may carry none.
     private struct Cookied: Transport {
         let inner: StubTransport
 
-        func addsCredentials(to url: URL) -> Bool { true }
-
         func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-            try await inner.send(request, context: context)
+            guard context.sendsCredentials else { throw WebserviceError(.credentialsRefused) }
+            return try await inner.send(request, context: context)
         }
     }
 
@@ -180,6 +180,7 @@ import Testing
             Issue.record("\(error)")
             return
         }
+        #expect(error.url?.host == "other.example", "the error names the refused request")
         #expect(await stub.requests.count == 1)
     }
 }

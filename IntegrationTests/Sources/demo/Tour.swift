@@ -114,7 +114,7 @@ struct Tour {
             let size = try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int
             guard size == 8 << 20 else { throw StepFailure("expected 8 MiB on disk, found \(size ?? 0) bytes") }
             let (count, last) = reports.take()
-            guard last?.fractionCompleted == 1 else {
+            guard let last, last.bytes == last.expectedBytes else {
                 throw StepFailure("the last progress was \(String(describing: last))")
             }
             return ((), "8 MiB on disk; progress reported \(count) times, up to 100 %")
@@ -128,7 +128,7 @@ struct Tour {
             let receipt = try await webservice.load(upload)
             guard receipt.bytes == 8 << 20 else { throw StepFailure("the server received \(receipt.bytes) bytes") }
             let (count, last) = reports.take()
-            guard last?.fractionCompleted == 1 else {
+            guard let last, last.bytes == last.expectedBytes else {
                 throw StepFailure("the last progress was \(String(describing: last))")
             }
             return ((), "the server received 8 MiB read from disk; progress reported \(count) times, up to 100 %")

@@ -14,40 +14,30 @@ import Foundation
 /// ```swift
 /// let webservice = Webservice(cache: ResponseCache(byteLimit: 5_000_000))
 /// ```
-public actor ResponseCache {
+public final class ResponseCache: Sendable {
     /// The most bytes the cache holds; 0 when it was created with a limit below 0.
-    public nonisolated let byteLimit: Int
+    public let byteLimit: Int
 
     /// The bytes the stored responses take now, counted as for ``byteLimit``.
-    public var byteCount: Int { storage.byteCount }
+    public var byteCount: Int {
+        get async { await store.byteCount }
+    }
 
     /// The number of stored responses, fresh or stale.
-    public var count: Int { storage.count }
+    public var count: Int {
+        get async { await store.count }
+    }
 
-    /// Where the cache runs: a serial queue of its own, as a persistent cache's file I/O may wait on a disk.
-    private let executor = QueueExecutor(label: "ResourceKit.ResponseCache")
-
-    /// The executor the cache runs on: a serial Dispatch queue of its own, off Swift's cooperative pool.
+    /// Where the responses are kept and the cache's work is done, on a serial Dispatch queue of its own.
     ///
-    /// A persistent cache waiting on its disk holds up no other task; see <doc:FilesOnDisk>.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-    /// Whether the cache's work runs on its own queue: for tests.
-    var runsOnItsQueue: Bool { executor.isCurrent }
-
-    private let now: @Sendable () -> Date
-    private var storage: any CacheStorage
-    /// The background revalidations in flight (`stale-while-revalidate`), by the key of the response each revalidates.
-    private var revalidations: [Key: Task<Void, Never>] = [:]
-    /// Counts the calls of ``removeAll()``: a response that a load asked for before the last one is not stored.
-    private var generation = 0
+    /// It goes with the cache, and cancels the background revalidations the cache owns then.
+    let store: Store
 
     /// Creates an empty cache in memory that holds at most `byteLimit` bytes (0 or less stores nothing), dropping the
     /// least recently used responses to make room; `now` is the clock freshness is measured with, yours in tests.
     public init(byteLimit: Int, now: @escaping @Sendable () -> Date = { Date() }) {
         self.byteLimit = max(byteLimit, 0)
-        self.now = now
-        storage = MemoryStorage(byteLimit: self.byteLimit)
+        store = Store(byteLimit: self.byteLimit, now: now, storage: MemoryStorage(byteLimit: self.byteLimit))
     }
 
     /// Opens the persistent cache in `directory`, creating it, that holds at most `byteLimit` bytes of files,
@@ -62,8 +52,8 @@ public actor ResponseCache {
     /// - Throws: A `CocoaError` when the directory can't be created or read, or another cache has it open.
     public init(directory: URL, byteLimit: Int, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.byteLimit = max(byteLimit, 0)
-        self.now = now
-        storage = try DiskStorage(directory: directory, byteLimit: self.byteLimit)
+        let storage = try DiskStorage(directory: directory, byteLimit: self.byteLimit)
+        store = Store(byteLimit: self.byteLimit, now: now, storage: storage)
     }
 
     /// Removes every stored response, from memory and disk: call it when the user signs out.
@@ -71,11 +61,215 @@ public actor ResponseCache {
     /// - Throws: A `CocoaError` when a persistent cache's file can't be deleted; the cache then serves none of them.
     ///
     /// A response still on its way, such as a background revalidation's, is not stored when it arrives.
-    public func removeAll() throws {
-        generation += 1
-        try storage.removeAll()
+    public func removeAll() async throws {
+        try await store.removeAll()
     }
 
+    /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response: see
+    /// ``Store/lookup(_:)``.
+    func lookup(_ request: URLRequest) async -> (found: Found?, generation: Int) {
+        await store.lookup(request)
+    }
+
+    /// The stored response for `request`, made fresh again by a `304`: see ``Store/revalidate(_:with:generation:)``.
+    func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) async -> StoredResponse? {
+        await store.revalidate(request, with: notModified, generation: generation)
+    }
+
+    /// Stores `response` for `request` if it may be stored: see ``Store/record(_:for:generation:)``.
+    func record(_ response: StoredResponse, for request: URLRequest, generation: Int) async {
+        await store.record(response, for: request, generation: generation)
+    }
+
+    /// Whether the cache's work runs on its own queue: for tests.
+    var runsOnItsQueue: Bool {
+        get async { await store.runsOnItsQueue }
+    }
+
+    /// How many background revalidations are in flight: for tests.
+    var revalidationCount: Int {
+        get async { await store.revalidationCount }
+    }
+}
+
+extension ResponseCache {
+    /// The cache's state and work, isolated to a serial Dispatch queue of its own (off Swift's cooperative pool): a
+    /// persistent cache waiting on its disk holds up no other task; see <doc:FilesOnDisk>.
+    actor Store {
+        /// The most bytes the cache holds.
+        let byteLimit: Int
+
+        /// The bytes the stored responses take now, counted as for ``byteLimit``.
+        var byteCount: Int { storage.byteCount }
+
+        /// The number of stored responses, fresh or stale.
+        var count: Int { storage.count }
+
+        /// Where the cache runs: a serial queue of its own, as a persistent cache's file I/O may wait on a disk.
+        private let executor = QueueExecutor(label: "ResourceKit.ResponseCache")
+
+        /// The executor the cache runs on: a serial Dispatch queue of its own, off Swift's cooperative pool.
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        /// Whether the cache's work runs on its own queue: for tests.
+        var runsOnItsQueue: Bool { executor.isCurrent }
+
+        private let now: @Sendable () -> Date
+        private var storage: any CacheStorage
+        /// The background revalidations in flight (`stale-while-revalidate`), by the key of the response each
+        /// revalidates.
+        private var revalidations: [Key: Task<Void, Never>] = [:]
+        /// Counts the calls of ``removeAll()``: a response that a load asked for before the last one is not stored.
+        private var generation = 0
+
+        init(byteLimit: Int, now: @escaping @Sendable () -> Date, storage: any CacheStorage) {
+            self.byteLimit = byteLimit
+            self.now = now
+            self.storage = storage
+        }
+
+        /// Removes every stored response, from memory and disk.
+        func removeAll() throws {
+            generation += 1
+            try storage.removeAll()
+        }
+
+        /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response.
+        ///
+        /// The stored response is `nil` when the request doesn't read the cache or nothing is stored; finding one
+        /// counts as a use.
+        func lookup(_ request: URLRequest) -> (found: Found?, generation: Int) {
+            guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else {
+                return (nil, generation)
+            }
+            return (Found(response: entry.response, age: age(of: entry)), generation)
+        }
+
+        /// The seconds since `entry` arrived, plus the `Age` it arrived with.
+        private func age(of entry: Entry) -> TimeInterval {
+            max(0, now().timeIntervalSince(entry.stored)) + TimeInterval(entry.response.initialAge)
+        }
+
+        /// The stored response for `request`, made fresh again by `notModified`, the server's `304 Not Modified` answer
+        /// to its validators; `nil` when nothing is stored any more.
+        ///
+        /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the
+        /// new lifetime.
+        func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) -> StoredResponse? {
+            guard generation == self.generation, let key = Key(request),
+                var response = storage.entry(for: key)?.response
+            else { return nil }
+            let updates = notModified.headers.filter {
+                !Self.bodyFields.contains(asciiLowercased($0.key)) && StoredResponse.isStorable(field: $0.key)
+            }
+            // One pass over each: a 304 of thousands of fields doesn't scan the stored ones once per field.
+            let updated = Set(updates.keys.map(asciiLowercased))
+            response.headers = response.headers.filter { !updated.contains(asciiLowercased($0.key)) }
+            response.headers.merge(updates) { $1 }
+            storage.remove(key)
+            store(response, for: key)
+            return response
+        }
+
+        /// The methods that change nothing on the server (RFC 9110, section 9.2.1), so leave the stored responses be.
+        private static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
+
+        /// The fields that describe the stored body rather than the response, which a 304 doesn't update.
+        private static let bodyFields: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
+
+        /// Stores `response` for `request` if it may be stored, and drops what it replaces or makes outdated.
+        ///
+        /// - Parameters:
+        ///   - response: The response the transport returned.
+        ///   - request: The request it answers.
+        ///   - generation: The generation ``lookup(_:)`` gave the load: after a ``removeAll()`` since, nothing is
+        ///     stored.
+        func record(_ response: StoredResponse, for request: URLRequest, generation: Int) {
+            guard let key = Key(request) else {
+                // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such
+                // as the `HEAD` that probes for the network, changed nothing (RFC 9111, section 4.4).
+                if response.statusCode < 400, !Self.safeMethods.contains(request.httpMethod ?? "GET"),
+                    let url = request.url
+                {
+                    storage.removeAll(url: url.absoluteString)
+                }
+                return
+            }
+            guard request.fillsCache, generation == self.generation else { return }
+            // The newest response replaces the stored one; one that may not be stored outdates it when it says the
+            // stored one is wrong (a `2xx` with `no-store`, a 404 or a 410), but a failure such as a 503 leaves it for
+            // offline use.
+            if response.isStorable || (200..<300).contains(response.statusCode)
+                || [404, 410].contains(response.statusCode)
+            {
+                storage.remove(key)
+                store(response, for: key)
+            }
+        }
+
+        /// Stores `response` under `key` if it may be stored at all, making room for it.
+        private func store(_ response: StoredResponse, for key: Key) {
+            guard response.isStorable, key.byteCount + response.byteCount <= byteLimit else { return }
+            storage.insert(Entry(response: response, stored: now()), for: key)
+        }
+
+        /// The most background revalidations in flight at once.
+        ///
+        /// A stale response that finds this many in flight answers without one.
+        static let maxRevalidations = 4
+
+        /// Revalidates `request`'s stored response in a task of the cache's own.
+        ///
+        /// Nothing happens when a revalidation of it is in flight already, or ``maxRevalidations`` are. `send` sends
+        /// the conditional request, and its answer is kept as a load's would be; `revalidated` hears of a `304` that
+        /// confirmed the stored response. The task holds no reference to the cache while it waits, and is cancelled
+        /// when the cache is released: the directory of a persistent cache can be opened again at once.
+        func revalidateInBackground(
+            _ request: URLRequest,
+            generation: Int,
+            hasValidators: Bool,
+            send: @escaping @Sendable () async throws -> Response,
+            revalidated: @escaping @Sendable () -> Void
+        ) {
+            guard let key = Key(request), revalidations[key] == nil, revalidations.count < Self.maxRevalidations else {
+                return
+            }
+            revalidations[key] = Task { [weak self] in
+                let response = try? await send()
+                await self?.settle(key, request, response, generation: generation, hasValidators: hasValidators) {
+                    revalidated()
+                }
+            }
+        }
+
+        /// Ends the background revalidation for `key`, keeping its `response`, if one arrived.
+        private func settle(
+            _ key: Key,
+            _ request: URLRequest,
+            _ response: Response?,
+            generation: Int,
+            hasValidators: Bool,
+            revalidated: () -> Void
+        ) {
+            revalidations[key] = nil
+            guard let response else { return }
+            if response.statusCode == 304, hasValidators {
+                if revalidate(request, with: response, generation: generation) != nil { revalidated() }
+            } else if let stored = StoredResponse(response) {
+                record(stored, for: request, generation: generation)
+            }
+        }
+
+        /// How many background revalidations are in flight: for tests.
+        var revalidationCount: Int { revalidations.count }
+
+        deinit {
+            for revalidation in revalidations.values { revalidation.cancel() }
+        }
+    }
+}
+
+extension ResponseCache {
     /// A stored response found for a request, with how old it is.
     struct Found: Sendable {
         /// The stored response.
@@ -100,136 +294,6 @@ public actor ResponseCache {
         }
     }
 
-    /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response.
-    ///
-    /// The stored response is `nil` when the request doesn't read the cache or nothing is stored; finding one counts
-    /// as a use.
-    func lookup(_ request: URLRequest) -> (found: Found?, generation: Int) {
-        guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else {
-            return (nil, generation)
-        }
-        return (Found(response: entry.response, age: age(of: entry)), generation)
-    }
-
-    /// The seconds since `entry` arrived, plus the `Age` it arrived with.
-    private func age(of entry: Entry) -> TimeInterval {
-        max(0, now().timeIntervalSince(entry.stored)) + TimeInterval(entry.response.initialAge)
-    }
-
-    /// The stored response for `request`, made fresh again by `notModified`, the server's `304 Not Modified` answer to
-    /// its validators; `nil` when nothing is stored any more.
-    ///
-    /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the new
-    /// lifetime.
-    func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) -> StoredResponse? {
-        guard generation == self.generation, let key = Key(request), var response = storage.entry(for: key)?.response
-        else { return nil }
-        let updates = notModified.headers.filter {
-            !Self.bodyFields.contains(asciiLowercased($0.key)) && StoredResponse.isStorable(field: $0.key)
-        }
-        // One pass over each: a 304 of thousands of fields doesn't scan the stored ones once per field.
-        let updated = Set(updates.keys.map(asciiLowercased))
-        response.headers = response.headers.filter { !updated.contains(asciiLowercased($0.key)) }
-        response.headers.merge(updates) { $1 }
-        storage.remove(key)
-        store(response, for: key)
-        return response
-    }
-
-    /// The methods that change nothing on the server (RFC 9110, section 9.2.1), so leave the stored responses be.
-    private static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
-
-    /// The fields that describe the stored body rather than the response, which a 304 doesn't update.
-    private static let bodyFields: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
-
-    /// Stores `response` for `request` if it may be stored, and drops what it replaces or makes outdated.
-    ///
-    /// - Parameters:
-    ///   - response: The response the transport returned.
-    ///   - request: The request it answers.
-    ///   - generation: The generation ``lookup(_:)`` gave the load: after a ``removeAll()`` since, nothing is stored.
-    func record(_ response: StoredResponse, for request: URLRequest, generation: Int) {
-        guard let key = Key(request) else {
-            // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such as
-            // the `HEAD` that probes for the network, changed nothing (RFC 9111, section 4.4).
-            if response.statusCode < 400, !Self.safeMethods.contains(request.httpMethod ?? "GET"), let url = request.url
-            {
-                storage.removeAll(url: url.absoluteString)
-            }
-            return
-        }
-        guard request.fillsCache, generation == self.generation else { return }
-        // The newest response replaces the stored one; one that may not be stored outdates it when it says the stored
-        // one is wrong (a `2xx` with `no-store`, a 404 or a 410), but a failure such as a 503 leaves it for offline use.
-        if response.isStorable || (200..<300).contains(response.statusCode) || [404, 410].contains(response.statusCode)
-        {
-            storage.remove(key)
-            store(response, for: key)
-        }
-    }
-
-    /// Stores `response` under `key` if it may be stored at all, making room for it.
-    private func store(_ response: StoredResponse, for key: Key) {
-        guard response.isStorable, key.byteCount + response.byteCount <= byteLimit else { return }
-        storage.insert(Entry(response: response, stored: now()), for: key)
-    }
-
-    /// The most background revalidations in flight at once.
-    ///
-    /// A stale response that finds this many in flight answers without one.
-    static let maxRevalidations = 4
-
-    /// Revalidates `request`'s stored response in a task of the cache's own.
-    ///
-    /// Nothing happens when a revalidation of it is in flight already, or ``maxRevalidations`` are. `send` sends the
-    /// conditional request, and its answer is kept as a load's would be; `revalidated` hears of a `304` that confirmed
-    /// the stored response. The task holds no reference to the cache while it waits, and is cancelled when the cache is released: the
-    /// directory of a persistent cache can be opened again at once.
-    func revalidateInBackground(
-        _ request: URLRequest,
-        generation: Int,
-        hasValidators: Bool,
-        send: @escaping @Sendable () async throws -> Response,
-        revalidated: @escaping @Sendable () -> Void
-    ) {
-        guard let key = Key(request), revalidations[key] == nil, revalidations.count < Self.maxRevalidations else {
-            return
-        }
-        revalidations[key] = Task { [weak self] in
-            let response = try? await send()
-            await self?.settle(key, request, response, generation: generation, hasValidators: hasValidators) {
-                revalidated()
-            }
-        }
-    }
-
-    /// Ends the background revalidation for `key`, keeping its `response`, if one arrived.
-    private func settle(
-        _ key: Key,
-        _ request: URLRequest,
-        _ response: Response?,
-        generation: Int,
-        hasValidators: Bool,
-        revalidated: () -> Void
-    ) {
-        revalidations[key] = nil
-        guard let response else { return }
-        if response.statusCode == 304, hasValidators {
-            if revalidate(request, with: response, generation: generation) != nil { revalidated() }
-        } else if let stored = StoredResponse(response) {
-            record(stored, for: request, generation: generation)
-        }
-    }
-
-    /// How many background revalidations are in flight: for tests.
-    var revalidationCount: Int { revalidations.count }
-
-    deinit {
-        for revalidation in revalidations.values { revalidation.cancel() }
-    }
-}
-
-extension ResponseCache {
     /// An HTTP response as the cache keeps it: a value, rebuilt into an `HTTPURLResponse` when it is served.
     struct StoredResponse: Sendable, Equatable {
         var url: URL

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// var video = Resource<URL>(url: videoURL, downloadingTo: fileURL)
-/// video.progress = { progress in print(progress.fractionCompleted ?? 0) }
+/// video.progress = { progress in print(progress.bytes, "of", progress.expectedBytes ?? -1) }
 /// ```
 public struct TransferProgress: Sendable {
     /// Which way the bytes go.
@@ -27,11 +27,5 @@ public struct TransferProgress: Sendable {
         self.direction = direction
         self.bytes = bytes
         self.expectedBytes = expectedBytes
-    }
-
-    /// The share of the expected bytes transferred, from 0 to 1, or `nil` when the total isn't known.
-    public var fractionCompleted: Double? {
-        guard let expectedBytes, expectedBytes > 0 else { return nil }
-        return min(Double(bytes) / Double(expectedBytes), 1)
     }
 }

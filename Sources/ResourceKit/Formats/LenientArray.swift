@@ -17,16 +17,11 @@ public struct LenientArray<Element> {
     /// matters after all.
     public var failures: [Int: DecodingError]
 
-    /// Creates a lenient array from its parts, for instance to stub a resource's result in a test.
+    /// A lenient array of its parts.
     ///
-    /// ```swift
-    /// let partial = LenientArray(elements: [episode], failures: [:])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - elements: The elements that decoded.
-    ///   - failures: Why each element that didn't decode failed, by its index.
-    public init(elements: [Element], failures: [Int: DecodingError]) {
+    /// A test stubs one by decoding JSON, which yields real failures with their coding paths, or by setting
+    /// ``elements`` and ``failures`` of a decoded one.
+    init(elements: [Element], failures: [Int: DecodingError]) {
         self.elements = elements
         self.failures = failures
     }
@@ -55,7 +50,7 @@ extension LenientArray: Decodable where Element: Decodable {
             do {
                 elements.append(try element.singleValueContainer().decode(Element.self))
             } catch {
-                failures[index] = ElementFailure(index: index, error: error, codingPath: element.codingPath)
+                failures[index] = DecodingError(index: index, error: error, codingPath: element.codingPath)
             }
         }
         self.init(elements: elements, failures: failures)
@@ -63,9 +58,7 @@ extension LenientArray: Decodable where Element: Decodable {
 }
 
 /// How a lenient array and a stream report an element that didn't decode: a `DecodingError` whose coding path leads
-/// through the element, such as `[2].title` (see `DecodingError(index:error:codingPath:)`).
-typealias ElementFailure = DecodingError
-
+/// through the element, such as `[2].title`.
 extension DecodingError {
     /// `error`, which decoding the element at `index` threw, as a `DecodingError` whose coding path leads through the
     /// element.

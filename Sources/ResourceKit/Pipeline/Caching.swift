@@ -117,7 +117,7 @@ struct Caching: Middleware {
         context.transfer = nil
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
-        await cache.revalidateInBackground(
+        await cache.store.revalidateInBackground(
             request, generation: generation, hasValidators: !found.response.validators.isEmpty
         ) { [context, sent] in
             try await Timeout.run(within: Self.backgroundTimeout, sent, context: context, next)

@@ -4,7 +4,7 @@
 /// let events = StreamingResource(Resource<Data>(url: url), serverSentEvents: { $0 })
 /// for try await event in try await webservice.load(events) where event.type == "update" { print(event.data) }
 /// ```
-public struct ServerSentEvent: Sendable, Hashable {
+public struct ServerSentEvent: Sendable {
     /// The event's type: its `event` field, or `"message"`.
     public var type: String
     /// Its `data` fields, joined with line feeds.

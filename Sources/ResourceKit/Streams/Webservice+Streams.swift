@@ -200,11 +200,11 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         /// response, a transport's redacted.
         private func failure(_ error: any Error) -> any Error {
             switch error {
-            case is ElementFailure:
+            case is DecodingError:
                 Webservice.reported(WebserviceError(.parsing(error, head)), of: request)
             case let framing as FramingError:
                 Webservice.reported(
-                    WebserviceError(.parsing(ElementFailure(index: count, error: framing, codingPath: []), head)),
+                    WebserviceError(.parsing(DecodingError(index: count, error: framing, codingPath: []), head)),
                     of: request)
             default:
                 Webservice.reported(error, of: request)

@@ -104,7 +104,7 @@ public final class URLSessionTransport: Transport {
     /// Whether the session would add credentials to a request for `url` that the request can't leave out: header
     /// fields of a caller's session that aren't safe to send to another origin, or, on Linux, where
     /// FoundationNetworking ignores `httpShouldHandleCookies`, cookies it holds for `url`.
-    public func addsCredentials(to url: URL) -> Bool {
+    private func addsCredentials(to url: URL) -> Bool {
         let configuration = session.configuration
         if (configuration.httpAdditionalHeaders ?? [:]).keys.contains(where: { !isSafeHeader("\($0)") }) {
             return true
@@ -125,10 +125,15 @@ public final class URLSessionTransport: Transport {
     /// Sends `request` as it is: ``Webservice`` set the header fields this transport adds, or took them off.
     ///
     /// With its own session, the head comes as soon as it arrives and the body follows as the session reads it; with
-    /// a caller's session, the body comes whole, and a ``LoadContext/maxBodySize`` stops it early.
+    /// a caller's session, the body comes whole, and a ``LoadContext/maxBodySize`` stops it early. A request that may
+    /// carry no credentials (``LoadContext/sendsCredentials``) is refused, unsent, when the session would add its own
+    /// that the request can't leave out: a caller's session's header fields, or cookies on Linux.
     public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
         try request.requireHTTP()
         try requireSecure(request)
+        if !context.sendsCredentials, let url = request.url, addsCredentials(to: url) {
+            throw WebserviceError(.credentialsRefused)
+        }
         if let delegate = session.delegate as? SessionDelegate {
             return try await delegate.send(
                 request, in: session, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,

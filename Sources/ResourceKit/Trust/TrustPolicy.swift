@@ -159,7 +159,7 @@ struct CheckedTrust: Sendable, Hashable {
 /// <doc:Transports#Trust>.
 ///
 /// Its description names what is wrong, never the identity's password.
-public enum TrustPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TrustPolicyError: Error, Sendable, CustomStringConvertible {
     /// The pinned key at `index` isn't the base64 of a 32-byte SHA-256 digest.
     case malformedPin(index: Int)
     /// The additional root at `index` isn't a PEM or DER certificate.
