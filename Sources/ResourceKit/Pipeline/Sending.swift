@@ -43,15 +43,12 @@ struct Sending: Sendable {
     private static func read(_ body: ResponseBody, of head: Response, to request: URLRequest, context: LoadContext)
         async throws -> Data
     {
-        // A client that inflates a compressed body hands over more bytes than its Content-Length counts, and a
-        // `HEAD`'s counts the body a `GET` would have.
-        let encoded = head.value(forHTTPHeaderField: "Content-Encoding").map { asciiLowercased($0) != "identity" }
-        let length =
-            encoded == true || request.httpMethod == "HEAD"
-            ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+        // A `HEAD`'s Content-Length counts the body a `GET` would have.
+        let length = request.httpMethod == "HEAD" ? nil : announcedLength(of: head)
         let arriving: ArrivingBody
-        let ranged = request.value(forHTTPHeaderField: "Range") != nil
         let (maxBodySize, transfer) = (context.maxBodySize, context.transfer)
+        // Only a download's body depends on whether a range was asked for (`ArrivingBody`).
+        let ranged = transfer?.destination != nil && request.value(forHTTPHeaderField: "Range") != nil
         do {
             let make: @Sendable () throws -> ArrivingBody = {
                 try ArrivingBody(
@@ -74,6 +71,18 @@ struct Sending: Sendable {
         due?.report()
         await context.transfer?.keep(file)
         return data
+    }
+
+    /// The length of the bytes that arrive, as `head` announces it: its `Content-Length`, unless a `Content-Encoding`
+    /// other than `identity` has the client inflate more bytes than it counts.
+    ///
+    /// The encoding is looked up only for a length: in an `HTTPURLResponse`, each lookup lowercases every name.
+    private static func announcedLength(of head: Response) -> Int64? {
+        guard let length = head.contentLength else { return nil }
+        if let encoding = head.value(forHTTPHeaderField: "Content-Encoding"), asciiLowercased(encoding) != "identity" {
+            return nil
+        }
+        return length
     }
 
     /// A transport's `error` as ``Webservice/load(_:)->A`` reports it: ``WebserviceError/Reason/transport(_:)`` without
