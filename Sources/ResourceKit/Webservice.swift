@@ -145,6 +145,10 @@ public struct Webservice: Sendable {
     /// It throws, before anything is sent, for a header field HTTP forbids, and for a request without credentials
     /// when the transport would add credentials of its own that it can't leave out: those of a caller's session, or
     /// cookies on Linux (``URLSessionTransport``).
+    ///
+    /// Inlined, like `Transfer(of:)`, into callers that have `Resource<A>`'s metadata at hand: called, this generic
+    /// function looks it up again, hundreds of instructions a load.
+    @inline(__always)
     func request<A>(for resource: Resource<A>) throws(WebserviceError) -> URLRequest {
         let request = URLRequest(resource: resource, addingHeaders: transport.additionalHeaderFields)
         do {
