@@ -17,12 +17,16 @@ struct Sending: Sendable {
     func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
         var response: Response
         do {
-            let body: ResponseBody
-            (response, body) = try await transport.send(request, context: context)
+            // The head is read as a constant and moved into `response` once read: a copy of a `Response` costs
+            // hundreds of instructions.
+            let (head, body) = try await transport.send(request, context: context)
             if !readsBody {
+                response = head
                 response.stream = body
             } else {
-                response.body = try await Self.read(body, of: response, to: request, context: context)
+                let data = try await Self.read(body, of: head, to: request, context: context)
+                response = head
+                response.body = data
             }
         } catch {
             throw Self.reported(error, of: request, attempts: context.attempt)
@@ -50,13 +54,18 @@ struct Sending: Sendable {
         // Only a download's body depends on whether a range was asked for (`ArrivingBody`).
         let ranged = transfer?.destination != nil && request.value(forHTTPHeaderField: "Range") != nil
         do {
-            let make: @Sendable () throws -> ArrivingBody = {
-                try ArrivingBody(
-                    status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
-                    for: transfer, head: head)
+            if transfer?.destination == nil {
+                // In memory: nothing of the head but its status and length, without a closure that copies it.
+                arriving = try ArrivingBody(
+                    status: head.statusCode, expectedLength: length, maxBodySize: maxBodySize, for: transfer)
+            } else {
+                // A download's file is opened off the cooperative pool: it is in a directory others may write.
+                arriving = try await offCooperativePool {
+                    try ArrivingBody(
+                        status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
+                        for: transfer, head: head)
+                }
             }
-            // A download's file is opened off the cooperative pool: it is in a directory others may write.
-            arriving = try await transfer?.destination == nil ? make() : offCooperativePool(make)
         } catch {
             body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
             throw error
