@@ -161,7 +161,10 @@
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
             var setsUserAgent = false
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let fields = request.allHTTPHeaderFields ?? [:]
+            // Room for the `User-Agent` too: the headers' array grows once, not with each field.
+            outgoing.headers.reserveCapacity(fields.count + 1)
+            for (name, value) in fields {
                 try validateHeaderField(name: name, value: value)
                 setsUserAgent = setsUserAgent || sameHeaderName(name, "User-Agent")
                 outgoing.headers.add(name: name, value: value)
