@@ -114,8 +114,24 @@ public struct Response: Sendable {
         switch fields {
         case .native(let response): return response.value(forHTTPHeaderField: name)
         case .list(let list):
-            let values = list.filter { sameHeaderName($0.name, name) }
-            return values.isEmpty ? nil : values.lazy.map(\.value).joined(separator: ", ")
+            // Without an array of the matches: a field is rarely repeated.
+            guard let first = list.firstIndex(where: { sameHeaderName($0.name, name) }) else { return nil }
+            var value = list[first].value
+            for field in list[(first + 1)...] where sameHeaderName(field.name, name) {
+                value += ", " + field.value
+            }
+            return value
+        }
+    }
+
+    /// The `Content-Length` as a number, `nil` without one or for one that isn't a number.
+    ///
+    /// An `HTTPURLResponse` parsed it when it was made (its `expectedContentLength`): looking the field up again
+    /// lowercases every name in the response.
+    var contentLength: Int64? {
+        switch fields {
+        case .native(let response): response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        case .list: value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
         }
     }
 

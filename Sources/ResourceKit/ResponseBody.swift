@@ -86,8 +86,7 @@ public struct ResponseBody: Sendable {
 
     /// Reads the whole body into `arriving`, and returns it; on a failure, `arriving` breaks off (a download's file
     /// is removed, or kept for a resumable download to go on with) and the error is thrown.
-    func read(into arriving: ArrivingBody) async throws -> ArrivingBody {
-        var arriving = arriving
+    func read(into arriving: consuming ArrivingBody) async throws -> ArrivingBody {
         do {
             switch storage {
             case .whole(let data):

@@ -168,7 +168,10 @@ public struct Webservice: Sendable {
     /// It throws, before anything is sent, for a header field HTTP forbids. A transport that would add credentials
     /// of its own to a request without them refuses it (``LoadContext/sendsCredentials``).
     ///
-    /// `request` is `resource`'s, with the transport's header fields.
+    /// `request` is `resource`'s, with the transport's header fields. Inlined, like `Transfer(of:)`, into callers that
+    /// have `Resource<A>`'s metadata at hand: called, this generic function looks it up again, hundreds of
+    /// instructions a load.
+    @inline(__always)
     private func request<A>(for resource: Resource<A>, _ request: URLRequest) throws(WebserviceError) -> URLRequest {
         try validateHeaderFields(resource.headers)
         return resource.sendsCredentials ? request : request.withoutCredentials

@@ -19,12 +19,16 @@ struct Sending: Sendable {
     func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
         var response: Response
         do {
-            let body: ResponseBody
-            (response, body) = try await transport.send(request, context: context)
+            // The head is read as a constant and moved into `response` once read: a copy of a `Response` costs
+            // hundreds of instructions.
+            let (head, body) = try await transport.send(request, context: context)
             if !readsBody {
+                response = head
                 response.stream = body
             } else {
-                response.body = try await Self.read(body, of: response, to: request, context: context)
+                let data = try await Self.read(body, of: head, to: request, context: context)
+                response = head
+                response.body = data
             }
         } catch {
             let standardized = Self.standardized(error, of: request)
@@ -46,23 +50,25 @@ struct Sending: Sendable {
     private static func read(_ body: ResponseBody, of head: Response, to request: URLRequest, context: LoadContext)
         async throws -> Data
     {
-        // A client that inflates a compressed body hands over more bytes than its Content-Length counts, and a
-        // `HEAD`'s counts the body a `GET` would have.
-        let encoded = head.value(forHTTPHeaderField: "Content-Encoding").map { asciiLowercased($0) != "identity" }
-        let length =
-            encoded == true || request.httpMethod == "HEAD"
-            ? nil : head.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+        // A `HEAD`'s Content-Length counts the body a `GET` would have.
+        let length = request.httpMethod == "HEAD" ? nil : announcedLength(of: head)
         let arriving: ArrivingBody
-        let ranged = request.value(forHTTPHeaderField: "Range") != nil
         let (maxBodySize, transfer) = (context.maxBodySize, context.transfer)
+        // Only a download's body depends on whether a range was asked for (`ArrivingBody`).
+        let ranged = transfer?.destination != nil && request.value(forHTTPHeaderField: "Range") != nil
         do {
-            let make: @Sendable () throws -> ArrivingBody = {
-                try ArrivingBody(
-                    status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
-                    for: transfer, head: head)
+            if transfer?.destination == nil {
+                // In memory: nothing of the head but its status and length, without a closure that copies it.
+                arriving = try ArrivingBody(
+                    status: head.statusCode, expectedLength: length, maxBodySize: maxBodySize, for: transfer)
+            } else {
+                // A download's file is opened off the cooperative pool: it is in a directory others may write.
+                arriving = try await offCooperativePool {
+                    try ArrivingBody(
+                        status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
+                        for: transfer, head: head)
+                }
             }
-            // A download's file is opened off the cooperative pool: it is in a directory others may write.
-            arriving = try await transfer?.destination == nil ? make() : offCooperativePool(make)
         } catch {
             body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
             throw error
@@ -77,6 +83,18 @@ struct Sending: Sendable {
         due?.report()
         await context.transfer?.keep(file)
         return data
+    }
+
+    /// The length of the bytes that arrive, as `head` announces it: its `Content-Length`, unless a `Content-Encoding`
+    /// other than `identity` has the client inflate more bytes than it counts.
+    ///
+    /// The encoding is looked up only for a length: in an `HTTPURLResponse`, each lookup lowercases every name.
+    private static func announcedLength(of head: Response) -> Int64? {
+        guard let length = head.contentLength else { return nil }
+        if let encoding = head.value(forHTTPHeaderField: "Content-Encoding"), asciiLowercased(encoding) != "identity" {
+            return nil
+        }
+        return length
     }
 
     /// A transport's `error` as the layers before this one get it, without naming `request`.

@@ -108,10 +108,15 @@
                     request = next
                     continue
                 }
-                try Self.checkContentEncoding(of: response, url: url)
                 var fields: [Response.Field] = []
                 fields.reserveCapacity(response.headers.count)
-                for (name, value) in response.headers { fields.append(Response.Field(name: name, value: value)) }
+                var encoded = false
+                for (name, value) in response.headers {
+                    // "Content-Encoding" in any letter case: the length first, cheaper than a comparison.
+                    encoded = encoded || (name.utf8.count == 16 && sameHeaderName(name, "Content-Encoding"))
+                    fields.append(Response.Field(name: name, value: value))
+                }
+                if encoded { try Self.checkContentEncoding(of: response, url: url) }
                 let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
                 let body = response.body
                 let arriving = ResponseBody {
@@ -156,7 +161,10 @@
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
             var setsUserAgent = false
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let fields = request.allHTTPHeaderFields ?? [:]
+            // Room for the `User-Agent` too: the headers' array grows once, not with each field.
+            outgoing.headers.reserveCapacity(fields.count + 1)
+            for (name, value) in fields {
                 try validateHeaderField(name: name, value: value)
                 setsUserAgent = setsUserAgent || sameHeaderName(name, "User-Agent")
                 outgoing.headers.add(name: name, value: value)
