@@ -122,7 +122,9 @@ public struct Webservice: Sendable {
         }
     }
 
-    /// ``exchange(_:streams:)`` before its errors name the request.
+    /// ``exchange(_:streams:)`` before its errors name the request; inlined, as `request(for:_:)` is, so that
+    /// `Resource<A>`'s metadata is looked up once a load.
+    @inline(__always)
     private func unreportedExchange<A>(
         _ resource: Resource<A>,
         _ unchecked: URLRequest,
