@@ -124,14 +124,14 @@ public struct Response: Sendable {
         }
     }
 
-    /// The `Content-Length` as a number, `nil` without one or for one that isn't a number.
+    /// The `Content-Length` as a number, `nil` without one or for one that isn't a number of bytes (a negative one).
     ///
     /// An `HTTPURLResponse` parsed it when it was made (its `expectedContentLength`): looking the field up again
     /// lowercases every name in the response.
     var contentLength: Int64? {
         switch fields {
         case .native(let response): response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        case .list: value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+        case .list: value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         }
     }
 

@@ -14,6 +14,10 @@ import Foundation
 /// implements ``data(for:)`` instead, and gets ``send(_:context:)`` from it. A transport should stop promptly when its
 /// task is cancelled.
 ///
+/// A transport that adds credentials of its own, such as cookies or a configured `Authorization`, must add none to a
+/// request whose ``LoadContext/sendsCredentials`` is `false` (a page another origin's server led to), or throw
+/// `WebserviceError(.credentialsRefused)`: it implements ``send(_:context:)``, which has the context.
+///
 /// ```swift
 /// struct FixtureTransport: Transport {
 ///     var body: Data

@@ -90,7 +90,7 @@ public struct Webservice: Sendable {
         do {
             return try resource.value(from: response)
         } catch {
-            throw Self.reported(error, of: response.request ?? request)
+            throw Self.reported(error, of: request)
         }
     }
 

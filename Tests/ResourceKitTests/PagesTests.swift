@@ -71,6 +71,34 @@ import Testing
         #expect(sent.map { $0.value(forHTTPHeaderField: "Accept") } == ["text/plain", "text/plain", "text/plain"])
     }
 
+    /// A page another origin's server led to is never answered from the cache, nor kept in it: its key can't tell it
+    /// from the same URL loaded with credentials a transport adds on its own, such as a session's cookies.
+    @Test func aPageOnAnotherOriginIsNeitherAnsweredFromNorKeptInTheCache() async throws {
+        let elsewhere = try #require(URL(string: "https://elsewhere.example/items"))
+        let transport = StubTransport.answering(
+            .computed { request in
+                let onFirstHost = request.url?.host == baseURL.host
+                let link = onFirstHost ? ["Link": "<\(elsewhere.absoluteString)>; rel=\"next\""] : [:]
+                return .status(
+                    200, headers: link.merging(["Cache-Control": "max-age=600"]) { $1 },
+                    body: Data((onFirstHost ? "first" : "private").utf8))
+            })
+        let webservice = Webservice(transport: transport, cache: ResponseCache(byteLimit: 1_000_000))
+        let text = { @Sendable (data: Data) in String(decoding: data, as: UTF8.self) }
+        // Stored, as loaded with the web service's credentials.
+        #expect(try await webservice.load(Resource(url: elsewhere, parse: text)) == "private")
+
+        #expect(try await loadAll(webservice.pages(of: Self.firstPage)) == ["first", "private"])
+        #expect(await transport.requests.filter { $0.url == elsewhere }.count == 2)
+        // Nor did the page replace what the credentialed load stored.
+        #expect(try await webservice.load(Resource(url: elsewhere, parse: text)) == "private")
+        #expect(await transport.requests.filter { $0.url == elsewhere }.count == 2)
+
+        var storedOnly = Resource(url: elsewhere, parse: text)
+        storedOnly.cachePolicy = .storedOnly
+        #expect(try await webservice.load(storedOnly) == "private")
+    }
+
     /// A middleware that adds a credential to every request, wherever it goes.
     private struct APIKey: Middleware {
         func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {

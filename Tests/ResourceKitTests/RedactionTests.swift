@@ -66,6 +66,38 @@ import Testing
         expectNoSecret(in: error)
     }
 
+    /// A stream's body that breaks with an error showing a credential a middleware added is redacted as a load's is:
+    /// against the request as sent, not the resource's.
+    @Test func aStreamsBodyErrorShowingAMiddlewaresCredentialIsKeptRedacted() async throws {
+        struct AddsCredential: Middleware {
+            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+                var request = request
+                request.setValue("x-auth-value", forHTTPHeaderField: "X-Auth")
+                return try await next(request, context)
+            }
+        }
+        struct EchoingError: Error {
+            var sentHeader: String
+        }
+        struct BreakingTransport: Transport {
+            func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+                let echoed = "X-Auth: " + (request.value(forHTTPHeaderField: "X-Auth") ?? "")
+                let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+                    continuation.yield(Data("first".utf8))
+                    continuation.finish(throwing: EchoingError(sentHeader: echoed))
+                }
+                return (Response(statusCode: 200), ResponseBody(chunks))
+            }
+        }
+        let webservice = Webservice(transport: BreakingTransport(), middleware: [AddsCredential()])
+        let chunks = try await webservice.load(StreamingResource(chunksOf: Resource<Data>(url: Self.secretURL)))
+        let error = try await #require(throws: WebserviceError.self) {
+            for try await _ in chunks {}
+        }
+        #expect(!(error.underlyingError is EchoingError))
+        expectNoSecret(in: error)
+    }
+
     /// `"x-auth-value\u{301}".contains("x-auth-value")` is false: the mark joins the last letter's `Character`.
     @Test func aSecretFollowedByACombiningMarkIsRedactedToo() async throws {
         struct EchoingError: Error {

@@ -8,7 +8,9 @@ import Foundation
 /// confirm a stored response, and keeps what the server allows; see <doc:Caching> and <doc:WorkingOffline>.
 ///
 /// It sits after the middleware, so the credentials they add are part of the key. A download's body is on disk, and a
-/// stream's is read by its caller: the cache neither answers nor keeps them.
+/// stream's is read by its caller: the cache neither answers nor keeps them. Nor a request that may carry no
+/// credentials (a page another origin's server led to): its key can't tell it from the same request sent with
+/// credentials a transport adds on its own, such as a session's cookies, whose response it must never get.
 struct Caching: Middleware {
     let cache: ResponseCache
 
@@ -18,6 +20,10 @@ struct Caching: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard context.transfer?.destination == nil else { return try await next(request, context) }
         let policy = context.cachePolicy
+        guard context.sendsCredentials else {
+            guard policy != .storedOnly else { throw WebserviceError(.notStored) }
+            return try await next(request, context)
+        }
         let (found, generation) = await cache.lookup(request)
         guard let found else {
             guard policy != .storedOnly else { throw WebserviceError(.notStored) }

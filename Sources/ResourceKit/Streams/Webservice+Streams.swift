@@ -46,7 +46,8 @@ extension Webservice {
                     chunk.withUnsafeBytes { response.body.append(contentsOf: $0.prefix(keeps - response.body.count)) }
                 }
             } catch {
-                throw Self.reported(error, of: request)
+                // Redacted against the request as sent, with the credentials a middleware added, as `Sending` does.
+                throw Self.reported(Sending.standardized(error, of: head.request ?? request), of: request)
             }
             let error: WebserviceError
             do {
@@ -207,7 +208,8 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                     WebserviceError(.parsing(DecodingError(index: count, error: framing, codingPath: []), head)),
                     of: request)
             default:
-                Webservice.reported(error, of: request)
+                // A transport's error as the body arrives, redacted against the request as sent, as `Sending` does.
+                Webservice.reported(Sending.standardized(error, of: head.request ?? request), of: request)
             }
         }
     }
