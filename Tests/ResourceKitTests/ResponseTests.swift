@@ -20,6 +20,20 @@ private func listed(_ statusCode: Int) -> Response {
 
 /// One response value from the transport to the parse; an `HTTPURLResponse` only for a parse that reads one.
 @Suite struct ResponseTests {
+    /// A `Content-Length` that isn't a number of bytes is no length, whether the response is listed or Foundation's.
+    @Test(arguments: ["-1", "+-5", "12a", ""])
+    func aContentLengthThatIsNotAByteCountIsNoLength(_ value: String) throws {
+        let listed = Response(
+            statusCode: 200, fields: [.init(name: "Content-Length", value: value)], body: Data(), url: baseURL)
+        #expect(listed.contentLength == nil)
+        let native = try #require(
+            HTTPURLResponse(url: baseURL, statusCode: 200, httpVersion: nil, headerFields: ["Content-Length": value]))
+        #expect(Response(native, body: Data()).contentLength == nil)
+        let counted = Response(
+            statusCode: 200, fields: [.init(name: "Content-Length", value: "12")], body: Data(), url: baseURL)
+        #expect(counted.contentLength == 12)
+    }
+
     @Test func parseOfTheBodyAloneAsksForNoResponse() throws {
         let resource = Resource<Int>(url: baseURL, parse: { $0.count })
         #expect(!resource.parseReadsResponse)
