@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKit
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ let baseURL = URL(string: "https://api.example.com")!
 /// Bytes of a file in `Fixtures/`.
 func fixture(_ name: String) throws -> Data {
     let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
-    return try Data(contentsOf: url)
+    return try url.regularFileContents()  // as the library reads a file: a regular one, never waiting
 }
 
 /// An HTTP response for `url` with the given status and header fields.
