@@ -23,7 +23,7 @@ extension URLRequest {
 
     /// The request for `resource`, with those of `added`'s header fields that the resource doesn't set itself.
     ///
-    /// Inlined into ``Webservice``'s `request(for:)`, which has `Resource<A>`'s metadata at hand already.
+    /// Inlined into ``Webservice``'s `exchange(_:streams:)`, which has `Resource<A>`'s metadata at hand already.
     @inline(__always)
     init<A>(resource: Resource<A>, addingHeaders added: [String: String]) {
         self.init(url: resource.url.appending(encodedQueryItems: resource.queryItems))
