@@ -25,7 +25,7 @@ public struct LoadContext: Sendable {
     public var maxBodySize: Int?
     /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.
     public var attempt = 1
-    /// The web service's ``Webservice/observer``, which the pipeline's layers report to.
+    /// The web service's `observer`, which the pipeline's layers report to.
     var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory
     /// without progress.

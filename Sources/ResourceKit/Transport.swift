@@ -71,7 +71,7 @@ extension Transport {
         let (body, response) = try await data(request)
         guard let http = response as? HTTPURLResponse else { throw WebserviceError(.nonHTTPResponse(body: body)) }
         if context.bodyFile != nil, let bytes = request.httpBody.map({ Int64($0.count) }) {
-            context.progress?(TransferProgress(direction: .upload, bytes: bytes, expectedBytes: bytes))
+            context.progress?(TransferProgress(isUpload: true, bytes: bytes, expectedBytes: bytes))
         }
         return (Response(http, body: Data()), ResponseBody(body))
     }

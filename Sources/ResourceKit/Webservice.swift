@@ -6,7 +6,7 @@ import Foundation
 
 /// Loads resources: the one asynchronous API of ResourceKit.
 ///
-/// It asks its ``transport`` for the bytes, then validates and parses them with the resource's synchronous
+/// It asks its transport for the bytes, then validates and parses them with the resource's synchronous
 /// functions. A `Webservice` is a small value; make one and share it. See <doc:LoadingResources>.
 ///
 /// ```swift
@@ -14,30 +14,22 @@ import Foundation
 /// let episodes = try await webservice.load(Episode.all)
 /// ```
 public struct Webservice: Sendable {
+    // Its parts are set once, by the initializer: a web service with other parts is another one, and shares no
+    // response (``LoadContext/Chain``) with this one.
+
     /// The transport that sends requests.
-    public var transport: any Transport {
-        didSet {
-            rebuildPipeline()
-        }
-    }
+    let transport: any Transport
     /// The cache that serves responses the server allowed to be reused, or `nil` for none; see <doc:Caching>.
-    public var cache: ResponseCache? {
-        didSet { rebuildPipeline() }
-    }
-    /// The steps every request passes through on its way to the transport, the first one outermost; see
-    /// <doc:MiddlewareChain>.
-    public var middleware: [any Middleware] {
-        didSet { rebuildPipeline() }
-    }
+    let cache: ResponseCache?
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
     /// answer, or `nil` for none; see <doc:Observability>.
-    public var observer: (@Sendable (WebserviceEvent) -> Void)?
+    let observer: (@Sendable (WebserviceEvent) -> Void)?
     /// The limit on loads in flight at once, when one was set.
     let limiter: LoadLimiter?
-    /// The identity of ``middleware`` and ``transport`` together, for the ``LoadContext`` of each load.
-    private var chain = LoadContext.Chain()
-    /// The pipeline after the timeout (``Pipeline``): built when a part of it is set, not once a load.
-    private var pipeline: Pipeline
+    /// The identity of the middleware and ``transport`` together, for the ``LoadContext`` of each load.
+    private let chain = LoadContext.Chain()
+    /// The pipeline after the timeout (``Pipeline``), built once.
+    private let pipeline: Pipeline
 
     /// Creates a web service that sends requests with `transport`.
     ///
@@ -55,25 +47,15 @@ public struct Webservice: Sendable {
         observer: (@Sendable (WebserviceEvent) -> Void)? = nil
     ) {
         self.transport = transport
-        self.limiter = maxConcurrentLoads.map(LoadLimiter.init(maxConcurrentLoads:))
         self.cache = cache
-        self.middleware = middleware
         self.observer = observer
-        pipeline = Pipeline(
-            middleware: middleware, cache: cache, limiter: limiter, transport: transport)
+        limiter = maxConcurrentLoads.map(LoadLimiter.init(maxConcurrentLoads:))
+        pipeline = Pipeline(middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
     /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
     public init(session: URLSession) {
         self.init(transport: URLSessionTransport(session: session))
-    }
-
-    /// Builds ``pipeline`` for the current parts, as a chain of its own: no load before the change shares a response
-    /// with one after it.
-    private mutating func rebuildPipeline() {
-        chain = LoadContext.Chain()
-        pipeline = Pipeline(
-            middleware: middleware, cache: cache, limiter: limiter, transport: transport)
     }
 
     /// Loads a resource: sends its request, validates the response and parses the body, off the caller's actor.

@@ -49,6 +49,10 @@ public struct WebserviceError: Error, Sendable {
         case credentialsRefused
         /// A stream's elements were iterated a second time; they can be iterated once.
         case alreadyIterated
+        /// A transport can't apply a ``TrustPolicy``: thrown by the initializers that take one, never by a load. The
+        /// text names the pin, root or identity that can't be read (never the identity's password), or says that the
+        /// transport can't enforce a policy; see <doc:Transports#Trust>.
+        case unusableTrustPolicy(String)
     }
 
     /// What went wrong.
@@ -74,7 +78,7 @@ public struct WebserviceError: Error, Sendable {
         switch reason {
         case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
         case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication, .timedOut, .notStored,
-            .credentialsRefused, .alreadyIterated:
+            .credentialsRefused, .alreadyIterated, .unusableTrustPolicy:
             nil
         }
     }
@@ -115,7 +119,7 @@ public struct WebserviceError: Error, Sendable {
             .authentication(let error):
             error
         case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge, .timedOut, .notStored, .credentialsRefused,
-            .alreadyIterated:
+            .alreadyIterated, .unusableTrustPolicy:
             nil
         }
     }
@@ -162,6 +166,8 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
                 + "the transport adds its own to every request (header fields or cookies): it was not sent."
         case .alreadyIterated:
             "A stream's elements can be iterated once, and these were already."
+        case .unusableTrustPolicy(let problem):
+            problem
         }
     }
 

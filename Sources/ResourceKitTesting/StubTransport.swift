@@ -64,7 +64,7 @@ public struct StubTransport: Transport {
             let bytes = try await offCooperativePool { try file.regularFileContents() }
             request.httpBody = bytes
             let count = Int64(bytes.count)
-            context.progress?(TransferProgress(direction: .upload, bytes: count, expectedBytes: count))
+            context.progress?(TransferProgress(isUpload: true, bytes: count, expectedBytes: count))
         }
         await log.record(request)
         let method = request.httpMethod ?? "GET"

@@ -27,7 +27,7 @@ import Testing
 
         #expect(try Data(contentsOf: destination) == Data("zip".utf8))
         #expect(try files(in: directory) == ["export.zip"])
-        #expect(log.reports == [TransferProgress(direction: .download, bytes: 3, expectedBytes: nil)])
+        #expect(log.reports == [TransferProgress(isUpload: false, bytes: 3, expectedBytes: nil)])
     }
 
     @Test func downloadWithAnUnacceptableStatusKeepsTheBodyForTheErrorAndWritesNothing() async throws {
@@ -140,7 +140,7 @@ import Testing
         #expect(sent.httpMethod == "PUT")
         #expect(sent.httpBody == Data("frames".utf8))
         #expect(sent.value(forHTTPHeaderField: "Content-Type") == "video/mp4")
-        #expect(log.reports.first == TransferProgress(direction: .upload, bytes: 6, expectedBytes: 6))
+        #expect(log.reports.first == TransferProgress(isUpload: true, bytes: 6, expectedBytes: 6))
     }
 
     @Test func uploadFromALinkSendsTheFileItLeadsToAndADirectoryIsRefused() async throws {
@@ -189,7 +189,7 @@ import Testing
         #expect(try await webservice.load(cached) == Data("v".utf8))
 
         #expect(await stub.requests.count == 1)
-        #expect(log.reports == [TransferProgress(direction: .download, bytes: 1, expectedBytes: 1)])
+        #expect(log.reports == [TransferProgress(isUpload: false, bytes: 1, expectedBytes: 1)])
     }
 
     @Test func loadInsideAMiddlewareDoesntInheritTheOuterDownload() async throws {
@@ -252,7 +252,7 @@ import Testing
     }
 
     @Test func progressIsReportedAboutEveryHundredthAndAtTheEnd() {
-        var counter = ProgressCounter(.download, expected: 10_000_000, receiver: { _ in })
+        var counter = ProgressCounter(isUpload: false, expected: 10_000_000, receiver: { _ in })
         var reported: [Int64] = []
         for _ in 0..<1_000 {
             if let due = counter.add(10_000) { reported.append(due.progress.bytes) }
@@ -262,7 +262,7 @@ import Testing
         #expect(reported.last == 10_000_000)
         #expect(counter.end() == nil)
 
-        var nothing = ProgressCounter(.upload, expected: nil, receiver: { _ in })
+        var nothing = ProgressCounter(isUpload: true, expected: nil, receiver: { _ in })
         #expect(nothing.end() == nil, "a request without a body reports no upload")
     }
 }

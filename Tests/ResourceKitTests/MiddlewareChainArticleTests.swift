@@ -12,7 +12,7 @@ import Testing
 ///
 /// Each step of the article's list under "The pipeline" names its layer in parentheses, as a code span at the start of
 /// the parenthesis: `` (`Caching`) `` or `` (`Caching`; <doc:…>) ``, and the step of the web service's own middleware
-/// `` (``Webservice/middleware``) ``.
+/// `` (`middleware`; …) ``.
 @Suite struct MiddlewareChainArticleTests {
     /// A middleware of the web service's own, which the list calls `middleware`.
     private struct Mine: Middleware {
@@ -45,7 +45,7 @@ import Testing
             let name = step[open.upperBound...].drop { $0 == "`" }.prefix { $0 != "`" }
             let after = step[open.upperBound...].drop { $0 == "`" }.dropFirst(name.count).drop { $0 == "`" }
             guard let close = after.first, close == ")" || close == ";" else { return nil }
-            return String(name.split(separator: "/").last ?? name)
+            return String(name)
         }
     }
 
@@ -75,7 +75,7 @@ import Testing
             1. ``Webservice/load(_:)->A`` makes the request (not a layer).
             2. It starts (`Timeout`): a
                bound.
-            3. Yours (``Webservice/middleware``).
+            3. Yours (`middleware`; the web service's).
             4. The cache (`Caching`; <doc:Caching>), then `GET` (`HEAD` in parentheses, `GET`) isn't one.
 
             ### Next

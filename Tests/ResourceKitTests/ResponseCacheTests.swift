@@ -82,8 +82,8 @@ import Testing
     @Test func copiesOfAWebServiceAndWebServicesGivenTheCacheShareIt() async throws {
         let service = service()
         let copy = service
-        var other = Webservice(transport: StubTransport.answering(.failure(.notConnectedToInternet)))
-        other.cache = service.cache
+        let other = Webservice(
+            transport: StubTransport.answering(.failure(.notConnectedToInternet)), cache: service.cache)
         #expect(try await load(numbered(), with: service) == "1")
         #expect(try await load(numbered(), with: copy) == "1")
         #expect(try await load(numbered(), with: other) == "1")

@@ -243,7 +243,7 @@ import Testing
         #expect(second.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
         let sent = events.events.filter { if case .sent = $0.kind { true } else { false } }
         #expect(sent.last?.cURLDescription.contains("Range: bytes=6-") == true)
-        #expect(progress.reports == [TransferProgress(direction: .download, bytes: 11, expectedBytes: 11)])
+        #expect(progress.reports == [TransferProgress(isUpload: false, bytes: 11, expectedBytes: 11)])
     }
 
     @Test func serverThatIgnoresTheRangeRestartsFromZero() async throws {

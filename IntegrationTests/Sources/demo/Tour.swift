@@ -10,6 +10,8 @@ import W3CTracing
 struct Tour {
     let baseURL: URL
     let webservice: Webservice
+    /// Makes a web service like ``webservice`` on the same transport, with `cache` and `middleware` after its own.
+    let makeWebservice: @Sendable (_ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice
     var transcript = Transcript()
 
     /// A request label such as `GET /episodes/1/media`, taken from the resource itself.
@@ -50,20 +52,19 @@ struct Tour {
         defer { try? FileManager.default.removeItem(at: directory) }
         var all = Episode.all(at: baseURL)
         all.cachePolicy = .networkElseStored
-        var online = webservice
-        let stored = await transcript.step(label(all, "kept on disk")) { [all] in
-            online.cache = try ResponseCache(directory: directory, byteLimit: 10_000_000)
+        let stored = await transcript.step(label(all, "kept on disk")) { [all, makeWebservice] in
+            // The web service and its cache go at the end of the step, which closes the directory, as the app's exit
+            // would.
+            let online = makeWebservice(try ResponseCache(directory: directory, byteLimit: 10_000_000), [])
             let episodes = try await online.load(all)
             return (
                 episodes.count, "\(episodes.count) episodes from the server, kept in \(directory.lastPathComponent)"
             )
         }
-        online.cache = nil  // closes the directory, as the app's exit would
         await stop()
         guard let stored else { return transcript.skip(label(all, "offline"), because: "nothing was stored") }
-        var offline = webservice
-        _ = await transcript.step(label(all, "server stopped")) { [all] in
-            offline.cache = try ResponseCache(directory: directory, byteLimit: 10_000_000)
+        _ = await transcript.step(label(all, "server stopped")) { [all, makeWebservice] in
+            let offline = makeWebservice(try ResponseCache(directory: directory, byteLimit: 10_000_000), [])
             let episodes = try await offline.load(all)
             guard episodes.count == stored else {
                 throw StepFailure("expected \(stored) episodes, got \(episodes.count)")
@@ -180,8 +181,7 @@ struct Tour {
             get: baseURL.appendingPathComponent("production/unavailable/demo-\(UUID().uuidString.prefix(4))"))
         flaky.queryItems = [URLQueryItem(name: "failures", value: "1")]
         let tracer = W3CTracer { span in print("    \(span)") }
-        var traced = webservice
-        traced.middleware.append(DistributedTracing(tracer: tracer))
+        let traced = makeWebservice(nil, [DistributedTracing(tracer: tracer)])
         _ = await transcript.step(label(flaky, "traced, 503 once")) { [traced, flaky] in
             let answer = try await tracer.withSpan("demo") { _ in try await traced.load(flaky) }
             let spans = tracer.finishedSpans

@@ -53,7 +53,8 @@ func runDemo(arguments: [String]) async -> Int32 {
         print("ResourceKit demo — Episodes API at \(baseURL.absoluteString)")
     }
 
-    var tour = Tour(baseURL: baseURL, webservice: makeWebservice(transport))
+    let makeWebservice = webservices(transport)
+    var tour = Tour(baseURL: baseURL, webservice: makeWebservice(nil, []), makeWebservice: makeWebservice)
     let reachable = await tour.run()
     if reachable, let server { await tour.workOffline(stoppingServer: server.stop) }
     await server?.stop()
@@ -102,20 +103,24 @@ exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
 /// The demo's web service: ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a
 /// silent host fails fast, or `AsyncHTTPClientTransport` with its own; it retries what a later attempt can cure, and
 /// logs what it does through swift-log.
-private func makeWebservice(_ transport: DemoTransport) -> Webservice {
+private func webservices(
+    _ kind: DemoTransport
+) -> @Sendable (_ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice {
     let logger = Logger(label: "resourcekit.demo")
-    let middleware = [RetryPolicy(baseDelay: 0.05)]
-    switch transport {
+    let transport: any Transport
+    switch kind {
     case .urlSession:
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
-        return Webservice(
-            transport: URLSessionTransport(configuration: configuration), middleware: middleware,
-            observer: { log($0, to: logger) })
+        transport = URLSessionTransport(configuration: configuration)
     case .asyncHTTPClient:
         print("(transport: AsyncHTTPClient)")
-        return Webservice(
-            transport: AsyncHTTPClientTransport(), middleware: middleware, observer: { log($0, to: logger) })
+        transport = AsyncHTTPClientTransport()
+    }
+    return { cache, middleware in
+        Webservice(
+            transport: transport, cache: cache, middleware: [RetryPolicy(baseDelay: 0.05)] + middleware,
+            observer: { log($0, to: logger) })
     }
 }
 

@@ -26,7 +26,7 @@ extension MemoryHungryTests {
                 #expect(try files(in: directory) == ["large.bin"])
                 let progress = reports.value
                 #expect(progress.count > 5 && progress.count <= 101, "\(progress.count) reports")
-                #expect(progress.allSatisfy { $0.direction == .download && $0.expectedBytes == Int64(expected.count) })
+                #expect(progress.allSatisfy { !$0.isUpload && $0.expectedBytes == Int64(expected.count) })
                 #expect(progress.map(\.bytes) == progress.map(\.bytes).sorted())
                 #expect(progress.last?.bytes == Int64(expected.count))
             }
@@ -113,9 +113,9 @@ extension MemoryHungryTests {
                 let receipt = try await kind.webservice().load(upload)
 
                 #expect(receipt == UploadReceipt(bytes: contents.count, checksum: UploadReceipt.checksum(of: contents)))
-                let sent = reports.value.filter { $0.direction == .upload }
+                let sent = reports.value.filter { $0.isUpload }
                 #expect(sent.count > 2, "\(sent)")
-                #expect(sent.last == TransferProgress(direction: .upload, bytes: 300_000, expectedBytes: 300_000))
+                #expect(sent.last == TransferProgress(isUpload: true, bytes: 300_000, expectedBytes: 300_000))
             }
         }
 
@@ -132,10 +132,10 @@ extension MemoryHungryTests {
 
                 #expect(try await kind.webservice().load(upload).bytes == 300_000)
 
-                let directions = reports.value.map(\.direction)
-                #expect(directions.contains(.download))
-                #expect(directions == directions.filter { $0 == .upload } + directions.filter { $0 == .download })
-                #expect(reports.value.last { $0.direction == .upload }?.bytes == 300_000)
+                let uploads = reports.value.map(\.isUpload)
+                #expect(uploads.contains(false))
+                #expect(uploads == uploads.filter { $0 } + uploads.filter { !$0 })
+                #expect(reports.value.last { $0.isUpload }?.bytes == 300_000)
             }
         }
 

@@ -61,12 +61,13 @@ import Testing
         }
         await server.stop()
         // The first cache is gone with its web service, as with the app that quit: the directory opens again.
-        let offline = kind.webservice(cache: try ResponseCache(directory: directory, byteLimit: 1_000_000))
+        let cache = try ResponseCache(directory: directory, byteLimit: 1_000_000)
+        let offline = kind.webservice(cache: cache)
         #expect(try await offline.load(resource) == Served(served: 1))
         var anyAge = resource
         anyAge.cachePolicy = .storedOnly
         #expect(try await offline.load(anyAge) == Served(served: 1))
-        #expect(await offline.cache?.count == 1)
+        #expect(await cache.count == 1)
     }
 
     @Test(arguments: TransportKind.allCases)
@@ -83,9 +84,10 @@ import Testing
             let to = try #require(target.string?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let resource = Resource<Served>(get: base / "faults/redirect?to=\(to)")
             do {
-                let online = kind.webservice(cache: try ResponseCache(directory: directory, byteLimit: 1_000_000))
+                let cache = try ResponseCache(directory: directory, byteLimit: 1_000_000)
+                let online = kind.webservice(cache: cache)
                 #expect(try await online.load(resource) == Served(served: 1))
-                #expect(await online.cache?.count == 1)
+                #expect(await cache.count == 1)
             }
 
             let parts = ["SECRET-t0ken-4242", "access_token", "user-of-b", "pass-of-b", "faults/", "cacheable"]

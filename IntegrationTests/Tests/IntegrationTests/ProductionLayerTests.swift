@@ -219,7 +219,7 @@ import Testing
                 return "Bearer " + (try await #require(service.value).load(issue)["token"] ?? "")
             }
             let limited = Webservice(
-                transport: kind.webservice().transport, maxConcurrentLoads: 1, middleware: [authentication])
+                transport: kind.transport(), maxConcurrentLoads: 1, middleware: [authentication])
             service.update { $0 = limited }
             var protected = Resource<Attempt>(get: base / "production/protected/a")
             protected.timeout = 10
@@ -421,12 +421,11 @@ extension TransportKind {
     fileprivate func webservice(
         middleware: [any Middleware], cache: ResponseCache? = nil, observer events: Shared<[WebserviceEvent]>? = nil
     ) -> Webservice {
-        var configured = webservice(cache: cache)
-        configured.middleware = middleware
+        var observer: (@Sendable (WebserviceEvent) -> Void)?
         if let events {
-            configured.observer = { event in events.update { $0.append(event) } }
+            observer = { event in events.update { $0.append(event) } }
         }
-        return configured
+        return webservice(cache: cache, middleware: middleware, observer: observer)
     }
 }
 

@@ -16,7 +16,7 @@ import Testing
         var base: URL?
         try await withServer { url in
             base = url
-            let recording = Webservice(transport: RecordingTransport(kind.webservice().transport, to: directory))
+            let recording = Webservice(transport: RecordingTransport(kind.transport(), to: directory))
             recorded = (
                 try await recording.load(Episode.all(at: url)),
                 try await recording.load(Account.current(at: url, token: "swift-talk-token"))
@@ -42,7 +42,7 @@ import Testing
         var recorded: [[Int]] = []
         try await using(EpisodesServer.start(configure: { $0.addTransferRoutes() })) { base in
             first = Resource<[Int]>(get: base / "pages?count=7")
-            let recording = Webservice(transport: RecordingTransport(kind.webservice().transport, to: directory))
+            let recording = Webservice(transport: RecordingTransport(kind.transport(), to: directory))
             for try await page in recording.pages(of: try #require(first)) { recorded.append(page) }
         }
         #expect(recorded == [[1, 2], [3, 4], [5, 6], [7]])
@@ -62,7 +62,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withServer { base in
             let recording = Webservice(
-                transport: RecordingTransport(kind.webservice().transport, to: directory),
+                transport: RecordingTransport(kind.transport(), to: directory),
                 middleware: [Authentication(for: [base]) { _ in "Bearer \(token)" }])
             let echo = Resource<[String: String]>(get: base / "faults/headers", headers: ["Cookie": "sid=COOKIE"])
             let received = try await recording.load(echo)

@@ -53,7 +53,7 @@ extension MemoryHungryTests {
                     #expect(
                         reports.value.last
                             == TransferProgress(
-                                direction: .download, bytes: Int64(file.size), expectedBytes: Int64(file.size)))
+                                isUpload: false, bytes: Int64(file.size), expectedBytes: Int64(file.size)))
                     #expect(try await sha256(of: destination) == sha256(of: file))
                     #expect(try files(in: directory) == ["cut-\(cut).bin"])
                     try FileManager.default.removeItem(at: destination)

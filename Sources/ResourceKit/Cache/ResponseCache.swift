@@ -16,9 +16,9 @@ import Foundation
 /// ```
 public final class ResponseCache: Sendable {
     /// The most bytes the cache holds; 0 when it was created with a limit below 0.
-    public let byteLimit: Int
+    let byteLimit: Int
 
-    /// The bytes the stored responses take now, counted as for ``byteLimit``.
+    /// The bytes the stored responses take now, counted as for the `byteLimit` it was created with.
     public var byteCount: Int {
         get async { await store.byteCount }
     }
@@ -99,7 +99,7 @@ extension ResponseCache {
         /// The most bytes the cache holds.
         let byteLimit: Int
 
-        /// The bytes the stored responses take now, counted as for ``byteLimit``.
+        /// The bytes the stored responses take now, counted as for the `byteLimit` it was created with.
         var byteCount: Int { storage.byteCount }
 
         /// The number of stored responses, fresh or stale.

@@ -44,7 +44,7 @@ struct ArrivingBody {
     init() {
         maxBodySize = nil
         keeps = .max
-        counter = ProgressCounter(.download, expected: nil, receiver: nil)
+        counter = ProgressCounter(isUpload: false, expected: nil, receiver: nil)
     }
 
     /// The body of a response with `status` for a load with `maxBodySize` and `transfer`.
@@ -92,7 +92,7 @@ struct ArrivingBody {
         }
         self.file = file
         length = file == nil ? nil : expected
-        counter = ProgressCounter(.download, expected: expected, receiver: transfer?.progress, from: start)
+        counter = ProgressCounter(isUpload: false, expected: expected, receiver: transfer?.progress, from: start)
     }
 
     /// Takes the next bytes of the body; returns the progress report that is due, if one is.

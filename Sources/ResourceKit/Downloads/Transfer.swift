@@ -65,7 +65,7 @@ struct DueProgress {
 /// Counts a transfer's bytes and says when a report is due: about every hundredth of the expected bytes, and at most
 /// once per 64 KiB, so a 1 GB transfer makes about a hundred reports rather than one per chunk.
 struct ProgressCounter {
-    let direction: TransferProgress.Direction
+    let isUpload: Bool
     let expected: Int64?
     let receiver: (@Sendable (TransferProgress) -> Void)?
     private(set) var bytes: Int64 = 0
@@ -73,12 +73,12 @@ struct ProgressCounter {
 
     /// A counter that starts at `start` bytes: the offset a resumed download goes on from.
     init(
-        _ direction: TransferProgress.Direction,
+        isUpload: Bool,
         expected: Int64?,
         receiver: (@Sendable (TransferProgress) -> Void)?,
         from start: Int64 = 0
     ) {
-        self.direction = direction
+        self.isUpload = isUpload
         self.expected = expected
         self.receiver = receiver
         bytes = start
@@ -102,6 +102,6 @@ struct ProgressCounter {
         guard let receiver else { return nil }
         reported = bytes
         return DueProgress(
-            progress: TransferProgress(direction: direction, bytes: bytes, expectedBytes: expected), receiver: receiver)
+            progress: TransferProgress(isUpload: isUpload, bytes: bytes, expectedBytes: expected), receiver: receiver)
     }
 }

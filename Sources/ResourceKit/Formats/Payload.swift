@@ -15,18 +15,6 @@ public enum Payload<Model> {
     /// The body is an object whose values are models, by key.
     case dictionary([String: Model])
 
-    /// Every model in the payload: the single one, the array's in order, or the dictionary's sorted by key.
-    ///
-    /// ```swift
-    /// let episodes = try Resource<Payload<Episode>>(get: searchURL).parse(body).models
-    /// ```
-    public var models: [Model] {
-        switch self {
-        case .one(let model): [model]
-        case .array(let models): models
-        case .dictionary(let models): models.sorted { $0.key < $1.key }.map(\.value)
-        }
-    }
 }
 
 extension Payload: Sendable where Model: Sendable {}

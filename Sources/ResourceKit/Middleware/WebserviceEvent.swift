@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Something that happened during a load, for logs and metrics: what ``Webservice/observer`` receives.
+/// Something that happened during a load, for logs and metrics: what a ``Webservice``'s `observer` receives.
 ///
 /// Its ``description`` is one line for a log and never shows a credential, nor does `dump`; see <doc:Observability>.
 ///

@@ -155,7 +155,7 @@ struct Caching: Middleware {
             throw WebserviceError(.bodyTooLarge(limit: limit))
         }
         let bytes = Int64(stored.body.count)
-        context.progress?(TransferProgress(direction: .download, bytes: bytes, expectedBytes: bytes))
+        context.progress?(TransferProgress(isUpload: false, bytes: bytes, expectedBytes: bytes))
         var answer = stored.response
         answer.request = request
         answer.attempts = context.attempt

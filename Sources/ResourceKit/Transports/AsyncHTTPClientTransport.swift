@@ -97,7 +97,7 @@
                 if upload == nil, let body = request.httpBody, let progress {
                     // A body in memory went in one write: its progress is reported whole once the server answered.
                     progress(
-                        TransferProgress(direction: .upload, bytes: Int64(body.count), expectedBytes: Int64(body.count))
+                        TransferProgress(isUpload: true, bytes: Int64(body.count), expectedBytes: Int64(body.count))
                     )
                 }
                 if let next = Self.redirect(
@@ -175,7 +175,7 @@
             if let upload, let uploadSize {
                 let chunks = FileChunks(
                     url: upload, eventLoops: Array(client.eventLoopGroup.makeIterator()),
-                    counter: ProgressCounter(.upload, expected: uploadSize, receiver: progress))
+                    counter: ProgressCounter(isUpload: true, expected: uploadSize, receiver: progress))
                 outgoing.body = .stream(chunks, length: .known(uploadSize))
             } else if let body = request.httpBody {
                 outgoing.body = .bytes(ByteBuffer(data: body))

@@ -76,7 +76,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         for _ in 0...20 {
             let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
             var load = Load(
-                sent: ProgressCounter(.upload, expected: sending, receiver: transfer?.progress),
+                sent: ProgressCounter(isUpload: true, expected: sending, receiver: transfer?.progress),
                 sendsFile: upload != nil)
             load.maxBodySize = maxBodySize
             load.backlog = backlog

@@ -47,16 +47,16 @@ public final class URLSessionTransport: Transport {
     /// On Linux, `URLSession` can't enforce a policy with roots, pins or an identity: use
     /// `AsyncHTTPClientTransport(trust:)` there.
     ///
-    /// - Throws: ``TrustPolicyError`` when a pin, a root or the identity can't be read, or, on Linux, for any policy
+    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(_:)`` when a pin, a root or the identity can't be read, or, on Linux, for any policy
     ///   but the default.
     public convenience init(
         configuration: URLSessionConfiguration = .resourceKitDefault,
         crossOriginSafeHeaders: Set<String> = [],
         trust: TrustPolicy
-    ) throws(TrustPolicyError) {
+    ) throws(WebserviceError) {
         let checked = try trust.checked()
         #if canImport(FoundationNetworking)
-            guard trust.isDefault else { throw TrustPolicyError.unsupportedByTransport }
+            guard trust.isDefault else { throw WebserviceError.trustUnsupportedByTransport }
         #else
             try SessionDelegate.check(checked)
         #endif

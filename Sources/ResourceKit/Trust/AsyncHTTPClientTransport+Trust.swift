@@ -15,15 +15,15 @@
         /// let transport = try AsyncHTTPClientTransport(trust: TrustPolicy(pinnedKeys: [current, backup]))
         /// ```
         ///
-        /// - Throws: ``TrustPolicyError`` when a pin, a root or the identity can't be read.
-        public init(trust: TrustPolicy) throws(TrustPolicyError) {
+        /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(_:)`` when a pin, a root or the identity can't be read.
+        public init(trust: TrustPolicy) throws(WebserviceError) {
             let checked = try trust.checked()
             var tls = TLSConfiguration.makeClientConfiguration()
             var roots: [NIOSSLCertificate] = []
             for (index, certificates) in checked.roots.enumerated() {
                 for der in certificates {
                     guard let root = try? NIOSSLCertificate(bytes: [UInt8](der), format: .der) else {
-                        throw TrustPolicyError.unreadableRoot(index: index)
+                        throw WebserviceError.unreadableRoot(index: index)
                     }
                     roots.append(root)
                 }
@@ -34,7 +34,7 @@
                     let bundle = try? NIOSSLPKCS12Bundle(
                         buffer: [UInt8](identity.pkcs12), passphrase: Array(identity.password.utf8)),
                     !bundle.certificateChain.isEmpty
-                else { throw TrustPolicyError.unreadableIdentity }
+                else { throw WebserviceError.unreadableIdentity }
                 tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
                 tls.privateKey = .privateKey(bundle.privateKey)
             }

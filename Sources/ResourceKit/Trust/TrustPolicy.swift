@@ -68,19 +68,19 @@ public struct TrustPolicy: Sendable, CustomReflectable {
 
     /// The policy in the form a transport applies it: the roots as DER certificates, the pins as digests.
     ///
-    /// - Throws: ``TrustPolicyError`` for a pin that isn't the base64 of 32 bytes, or a root that isn't a
+    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(_:)`` for a pin that isn't the base64 of 32 bytes, or a root that isn't a
     ///   certificate.
-    func checked() throws(TrustPolicyError) -> CheckedTrust {
+    func checked() throws(WebserviceError) -> CheckedTrust {
         var roots: [[Data]] = []
         for (index, root) in additionalRoots.enumerated() {
             let certificates = Self.derCertificates(in: root)
             guard !certificates.isEmpty, certificates.allSatisfy({ subjectPublicKeyInfo(ofCertificate: $0) != nil })
-            else { throw TrustPolicyError.unreadableRoot(index: index) }
+            else { throw WebserviceError.unreadableRoot(index: index) }
             roots.append(certificates)
         }
         var pins: Set<Data> = []
         for (index, pin) in pinnedKeys.enumerated() {
-            guard let digest = Self.digest(ofPin: pin) else { throw TrustPolicyError.malformedPin(index: index) }
+            guard let digest = Self.digest(ofPin: pin) else { throw WebserviceError.malformedPin(index: index) }
             pins.insert(digest)
         }
         return CheckedTrust(roots: roots, pins: pins, identity: clientIdentity)
@@ -155,32 +155,31 @@ struct CheckedTrust: Sendable, Hashable {
     }
 }
 
-/// Why a transport can't apply a ``TrustPolicy``: thrown by the initializers that take one, never by a load; see
-/// <doc:Transports#Trust>.
-///
-/// Its description names what is wrong, never the identity's password.
-public enum TrustPolicyError: Error, Sendable, CustomStringConvertible {
-    /// The pinned key at `index` isn't the base64 of a 32-byte SHA-256 digest.
-    case malformedPin(index: Int)
-    /// The additional root at `index` isn't a PEM or DER certificate.
-    case unreadableRoot(index: Int)
-    /// The client identity isn't a PKCS#12 archive with a certificate and key, or its password is wrong.
-    case unreadableIdentity
-    /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
-    case unsupportedByTransport
+extension WebserviceError {
+    // Why a transport can't apply a ``TrustPolicy``, as ``Reason/unusableTrustPolicy(_:)`` says it: never the identity's
+    // password.
 
-    /// What is wrong, in a sentence.
-    public var description: String {
-        switch self {
-        case .malformedPin(let index):
-            "TrustPolicy.pinnedKeys[\(index)] is not the base64 of a 32-byte SHA-256 digest of a public key."
-        case .unreadableRoot(let index):
-            "TrustPolicy.additionalRoots[\(index)] is not a PEM or DER certificate."
-        case .unreadableIdentity:
-            "TrustPolicy.clientIdentity is not a PKCS#12 archive with a certificate and key, or its password is wrong."
-        case .unsupportedByTransport:
-            "URLSession on Linux can't enforce a TrustPolicy's additional roots, pinned keys or client identity; "
-                + "use AsyncHTTPClientTransport(trust:)."
-        }
+    /// The pinned key at `index` isn't the base64 of a 32-byte SHA-256 digest.
+    static func malformedPin(index: Int) -> Self {
+        Self(
+            .unusableTrustPolicy(
+                "TrustPolicy.pinnedKeys[\(index)] is not the base64 of a 32-byte SHA-256 digest of a public key."))
     }
+
+    /// The additional root at `index` isn't a PEM or DER certificate.
+    static func unreadableRoot(index: Int) -> Self {
+        Self(.unusableTrustPolicy("TrustPolicy.additionalRoots[\(index)] is not a PEM or DER certificate."))
+    }
+
+    /// The client identity isn't a PKCS#12 archive with a certificate and key, or its password is wrong.
+    static let unreadableIdentity = Self(
+        .unusableTrustPolicy(
+            "TrustPolicy.clientIdentity is not a PKCS#12 archive with a certificate and key, or its password is wrong."
+        ))
+
+    /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
+    static let trustUnsupportedByTransport = Self(
+        .unusableTrustPolicy(
+            "URLSession on Linux can't enforce a TrustPolicy's additional roots, pinned keys or client identity; "
+                + "use AsyncHTTPClientTransport(trust:)."))
 }

@@ -35,13 +35,13 @@ final class TrustRefusals: Sendable {
 
     extension SessionDelegate {
         /// Throws when `trust`'s roots or identity can't be read by the Security framework.
-        static func check(_ trust: CheckedTrust) throws(TrustPolicyError) {
+        static func check(_ trust: CheckedTrust) throws(WebserviceError) {
             for (index, certificates) in trust.roots.enumerated()
             where anchors(certificates).count != certificates.count {
-                throw TrustPolicyError.unreadableRoot(index: index)
+                throw WebserviceError.unreadableRoot(index: index)
             }
             if let identity = trust.identity, credential(for: identity) == nil {
-                throw TrustPolicyError.unreadableIdentity
+                throw WebserviceError.unreadableIdentity
             }
         }
 

@@ -17,7 +17,7 @@ extension Payload: Equatable where Model: Equatable {
 extension TransferProgress: Equatable {
     /// Whether both have the same fields.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.direction == rhs.direction && lhs.bytes == rhs.bytes && lhs.expectedBytes == rhs.expectedBytes
+        lhs.isUpload == rhs.isUpload && lhs.bytes == rhs.bytes && lhs.expectedBytes == rhs.expectedBytes
     }
 }
 
@@ -28,14 +28,9 @@ extension ServerSentEvent: Equatable {
     }
 }
 
-extension TrustPolicyError: Equatable {
-    /// Whether both are the same case with the same index.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case (.malformedPin(let left), .malformedPin(let right)): left == right
-        case (.unreadableRoot(let left), .unreadableRoot(let right)): left == right
-        case (.unreadableIdentity, .unreadableIdentity), (.unsupportedByTransport, .unsupportedByTransport): true
-        default: false
-        }
+extension WebserviceError {
+    /// The sentence of an ``WebserviceError/Reason/unusableTrustPolicy(_:)`` reason; `nil` for any other.
+    var trustPolicyProblem: String? {
+        if case .unusableTrustPolicy(let problem) = reason { problem } else { nil }
     }
 }

@@ -57,7 +57,7 @@ struct PublicTransport: Transport {
                     return nil
                 }
                 sent += Int64(data.count)
-                chunks.progress?(TransferProgress(direction: .upload, bytes: sent, expectedBytes: chunks.length))
+                chunks.progress?(TransferProgress(isUpload: true, bytes: sent, expectedBytes: chunks.length))
                 return ByteBuffer(bytes: data)
             }
         }
