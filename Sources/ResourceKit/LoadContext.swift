@@ -47,7 +47,7 @@ public struct LoadContext: Sendable {
     /// they would send the same bytes through the same transport.
     let chain: Chain
 
-    /// The identity of a web service's chain and transport: made anew when either is set, shared by its copies.
+    /// The identity of a web service's chain and transport: made by its initializer, shared by its copies.
     final class Chain: Hashable, Sendable {
         static func == (lhs: Chain, rhs: Chain) -> Bool { lhs === rhs }
         func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

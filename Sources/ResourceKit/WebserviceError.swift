@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Why ``Webservice/load(_:)->A`` could not produce a model, and for which request.
+/// Why ``Webservice/load(_:)->A`` could not produce a model, and for which request; or why a resource or a transport
+/// could not be made.
 ///
 /// It says what failed: its ``reason`` (with the underlying error, and the ``Response`` when one arrived), the
 /// request's ``method`` and ``url`` (its credentials masked), and the ``attempts`` made. Its description is one line
@@ -49,10 +50,12 @@ public struct WebserviceError: Error, Sendable {
         case credentialsRefused
         /// A stream's elements were iterated a second time; they can be iterated once.
         case alreadyIterated
-        /// A transport can't apply a ``TrustPolicy``: thrown by the initializers that take one, never by a load. The
-        /// text names the pin, root or identity that can't be read (never the identity's password), or says that the
-        /// transport can't enforce a policy; see <doc:Transports#Trust>.
-        case unusableTrustPolicy(String)
+        /// A transport can't apply a ``TrustPolicy``: thrown by the initializers that take one, never by a load.
+        ///
+        /// `argument` is the policy's argument that can't be read — `"additionalRoots"`, `"pinnedKeys"` or
+        /// `"clientIdentity"` (or its password) — and `index` the element of it; both are `nil` for a transport that
+        /// can't enforce any policy but the default (`URLSession` on Linux). See <doc:Transports#Trust>.
+        case unusableTrustPolicy(argument: String?, index: Int?)
     }
 
     /// What went wrong.
@@ -166,9 +169,23 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
                 + "the transport adds its own to every request (header fields or cookies): it was not sent."
         case .alreadyIterated:
             "A stream's elements can be iterated once, and these were already."
-        case .unusableTrustPolicy(let problem):
-            problem
+        case .unusableTrustPolicy("pinnedKeys", let index):
+            "TrustPolicy.pinnedKeys\(Self.element(index)) is not the base64 of a 32-byte SHA-256 digest of a public key."
+        case .unusableTrustPolicy("additionalRoots", let index):
+            "TrustPolicy.additionalRoots\(Self.element(index)) is not a PEM or DER certificate."
+        case .unusableTrustPolicy("clientIdentity", _):
+            "TrustPolicy.clientIdentity is not a PKCS#12 archive with a certificate and key, or its password is wrong."
+        case .unusableTrustPolicy(let argument?, let index):
+            "TrustPolicy's \(argument)\(Self.element(index)) can't be used."
+        case .unusableTrustPolicy(nil, _):
+            "This transport can't enforce a TrustPolicy's additional roots, pinned keys or client identity (URLSession "
+                + "on Linux can't); use AsyncHTTPClientTransport(trust:)."
         }
+    }
+
+    /// `[index]`, or nothing for no index.
+    private static func element(_ index: Int?) -> String {
+        index.map { "[\($0)]" } ?? ""
     }
 
     /// The same text as ``description``, so `localizedDescription` is readable too.

@@ -45,7 +45,7 @@ import Testing
             let name = step[open.upperBound...].drop { $0 == "`" }.prefix { $0 != "`" }
             let after = step[open.upperBound...].drop { $0 == "`" }.dropFirst(name.count).drop { $0 == "`" }
             guard let close = after.first, close == ")" || close == ";" else { return nil }
-            return String(name)
+            return String(name.split(separator: "/").last ?? name)
         }
     }
 

@@ -14,7 +14,6 @@ public enum Payload<Model> {
     case array([Model])
     /// The body is an object whose values are models, by key.
     case dictionary([String: Model])
-
 }
 
 extension Payload: Sendable where Model: Sendable {}

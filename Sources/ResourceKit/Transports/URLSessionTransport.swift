@@ -47,8 +47,8 @@ public final class URLSessionTransport: Transport {
     /// On Linux, `URLSession` can't enforce a policy with roots, pins or an identity: use
     /// `AsyncHTTPClientTransport(trust:)` there.
     ///
-    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(_:)`` when a pin, a root or the identity can't be read, or, on Linux, for any policy
-    ///   but the default.
+    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(argument:index:)`` when a pin, a root or the identity
+    ///   can't be read, or, on Linux, for any policy but the default.
     public convenience init(
         configuration: URLSessionConfiguration = .resourceKitDefault,
         crossOriginSafeHeaders: Set<String> = [],

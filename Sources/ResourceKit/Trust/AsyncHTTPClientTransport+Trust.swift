@@ -15,7 +15,8 @@
         /// let transport = try AsyncHTTPClientTransport(trust: TrustPolicy(pinnedKeys: [current, backup]))
         /// ```
         ///
-        /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(_:)`` when a pin, a root or the identity can't be read.
+        /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(argument:index:)`` when a pin, a root or the
+        ///   identity can't be read.
         public init(trust: TrustPolicy) throws(WebserviceError) {
             let checked = try trust.checked()
             var tls = TLSConfiguration.makeClientConfiguration()

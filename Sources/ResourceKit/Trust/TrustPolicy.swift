@@ -68,8 +68,8 @@ public struct TrustPolicy: Sendable, CustomReflectable {
 
     /// The policy in the form a transport applies it: the roots as DER certificates, the pins as digests.
     ///
-    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(_:)`` for a pin that isn't the base64 of 32 bytes, or a root that isn't a
-    ///   certificate.
+    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(argument:index:)`` for a pin that isn't the base64 of
+    ///   32 bytes, or a root that isn't a certificate.
     func checked() throws(WebserviceError) -> CheckedTrust {
         var roots: [[Data]] = []
         for (index, root) in additionalRoots.enumerated() {
@@ -156,30 +156,20 @@ struct CheckedTrust: Sendable, Hashable {
 }
 
 extension WebserviceError {
-    // Why a transport can't apply a ``TrustPolicy``, as ``Reason/unusableTrustPolicy(_:)`` says it: never the identity's
-    // password.
+    // Why a transport can't apply a ``TrustPolicy``, as ``Reason/unusableTrustPolicy(argument:index:)`` says it; the
+    // description never shows the identity's password.
 
     /// The pinned key at `index` isn't the base64 of a 32-byte SHA-256 digest.
-    static func malformedPin(index: Int) -> Self {
-        Self(
-            .unusableTrustPolicy(
-                "TrustPolicy.pinnedKeys[\(index)] is not the base64 of a 32-byte SHA-256 digest of a public key."))
-    }
+    static func malformedPin(index: Int) -> Self { Self(.unusableTrustPolicy(argument: "pinnedKeys", index: index)) }
 
     /// The additional root at `index` isn't a PEM or DER certificate.
     static func unreadableRoot(index: Int) -> Self {
-        Self(.unusableTrustPolicy("TrustPolicy.additionalRoots[\(index)] is not a PEM or DER certificate."))
+        Self(.unusableTrustPolicy(argument: "additionalRoots", index: index))
     }
 
     /// The client identity isn't a PKCS#12 archive with a certificate and key, or its password is wrong.
-    static let unreadableIdentity = Self(
-        .unusableTrustPolicy(
-            "TrustPolicy.clientIdentity is not a PKCS#12 archive with a certificate and key, or its password is wrong."
-        ))
+    static let unreadableIdentity = Self(.unusableTrustPolicy(argument: "clientIdentity", index: nil))
 
     /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
-    static let trustUnsupportedByTransport = Self(
-        .unusableTrustPolicy(
-            "URLSession on Linux can't enforce a TrustPolicy's additional roots, pinned keys or client identity; "
-                + "use AsyncHTTPClientTransport(trust:)."))
+    static let trustUnsupportedByTransport = Self(.unusableTrustPolicy(argument: nil, index: nil))
 }

@@ -29,8 +29,10 @@ extension ServerSentEvent: Equatable {
 }
 
 extension WebserviceError {
-    /// The sentence of an ``WebserviceError/Reason/unusableTrustPolicy(_:)`` reason; `nil` for any other.
-    var trustPolicyProblem: String? {
-        if case .unusableTrustPolicy(let problem) = reason { problem } else { nil }
+    /// The argument of an `unusableTrustPolicy` reason with its index, such as `pinnedKeys[1]`, or `-` for a transport
+    /// that can't enforce a policy; `nil` for any other reason.
+    var unusablePolicyArgument: String? {
+        guard case .unusableTrustPolicy(let argument, let index) = reason else { return nil }
+        return (argument ?? "-") + (index.map { "[\($0)]" } ?? "")
     }
 }

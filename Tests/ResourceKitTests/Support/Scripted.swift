@@ -12,7 +12,7 @@ func thing(_ method: HTTPMethod<Data> = .get, at path: String = "thing") -> Reso
     Resource(url: baseURL.appendingPathComponent(path), method: method, parse: { String(decoding: $0, as: UTF8.self) })
 }
 
-/// Records the events a web service reports, for ``Webservice/observer``.
+/// Records the events a web service reports, for its `observer`.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class EventLog: Sendable {
     private let recorded = Mutex<[WebserviceEvent]>([])
