@@ -64,6 +64,7 @@ enum ChildProcess {
     ) async throws -> Outcome? {
         if let runningCase = ProcessInfo.processInfo.environment[caseVariable] {
             guard runningCase == childCase else { return nil }
+            _ = exitWhenOrphaned
             let result: String
             do {
                 result = try await work()
@@ -79,6 +80,16 @@ enum ChildProcess {
         let filter = NSRegularExpression.escapedPattern(for: id)
         return try await launch(filter: filter, childCase: childCase, argument: argument, killedWhen: killedWhen)
     }
+
+    /// In a child, ends the process once its parent is gone, such as a test run that crashed, whose watchdog went with
+    /// it: no child outlives the run (one left writing a cache file spun for most of an hour).
+    private static let exitWhenOrphaned: Void = {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { usleep(200_000) }
+            _exit(70)
+        }
+    }()
 
     /// Starts this test binary for the tests `filter` matches, with `childCase` and `argument` in the environment,
     /// kills it once `killedWhen` returns, and waits for it.
