@@ -100,9 +100,11 @@ LoggingSystem.bootstrap { label in
 }
 exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
 
-/// The demo's web service: ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a
-/// silent host fails fast, or `AsyncHTTPClientTransport` with its own; it retries what a later attempt can cure, and
-/// logs what it does through swift-log.
+/// Makes the demo's web services, all on one transport.
+///
+/// The transport is ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a silent
+/// host fails fast, or `AsyncHTTPClientTransport` with its own. Each web service retries what a later attempt can cure
+/// and logs what it does through swift-log; a step passes the cache and middleware it adds.
 private func webservices(
     _ kind: DemoTransport
 ) -> @Sendable (_ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice {
