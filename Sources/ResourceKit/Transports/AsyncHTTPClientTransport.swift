@@ -259,10 +259,9 @@
             }
         }
 
-        /// Throws when the response's `Content-Encoding` is one AsyncHTTPClient doesn't decode, rather than handing
-        /// the encoded bytes to the parse.
+        /// Throws when the response's `Content-Encoding`, which it has, is one AsyncHTTPClient doesn't decode, rather
+        /// than handing the encoded bytes to the parse.
         private static func checkContentEncoding(of response: HTTPClientResponse, url: URL) throws {
-            guard response.headers.contains(name: "Content-Encoding") else { return }
             let codings = response.headers[canonicalForm: "Content-Encoding"].map { $0.lowercased() }
             guard let unknown = codings.first(where: { !["identity", "gzip", "deflate"].contains($0) }) else { return }
             throw URLError(
