@@ -31,6 +31,15 @@ let package = Package(
             enabledTraits: ["HTTPTypes"]
         ),
         .trait(
+            name: "Logging",
+            description: "Adds LoadLogging, a middleware that logs each load and its requests with swift-log."
+        ),
+        .trait(
+            name: "Metrics",
+            description: "Adds LoadMetrics, a middleware that records OpenTelemetry's HTTP client metrics and each "
+                + "load's duration and outcome with swift-metrics."
+        ),
+        .trait(
             name: "Tracing",
             description: "Adds DistributedTracing, a middleware that starts a client span per attempt "
                 + "(swift-distributed-tracing)."
@@ -44,6 +53,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -65,6 +76,8 @@ let package = Package(
                 ),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -9,14 +9,22 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // With its AsyncHTTPClient trait, so that the suite runs every test with each transport, side by side, and
-        // its interop traits (OpenAPI, which brings HTTPTypes, and Tracing), whose tests live here.
-        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI", "Tracing"]),
+        // its interop traits (OpenAPI, which brings HTTPTypes; Tracing, Metrics and Logging), whose tests live here.
+        .package(
+            name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI", "Tracing", "Metrics", "Logging"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The server's service group, which the tests shut down gracefully (Hummingbird brings it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
-        // The demo logs ResourceKit's events through swift-log, which Hummingbird already brings.
+        // The demo logs ResourceKit's loads through swift-log, which Hummingbird already brings; the suite checks the
+        // lines with a handler of its own.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The metrics' test backend (MetricsTestKit) for the suite; the demo prints its metrics in Prometheus' format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // OpenTelemetry's attribute names, generated from the semantic conventions' registry: the suite checks the
+        // metrics' and spans' attributes against them.
+        .package(url: "https://github.com/swift-otel/swift-otel-semantic-conventions", from: "1.44.0"),
         // A multipart parser that is not ours, for the server to check ResourceKit's form bodies with.
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // A server that answers raw bytes, for responses no HTTP server library would write.
@@ -65,6 +73,8 @@ let package = Package(
                 "EpisodesService", "SwiftTalk", "W3CTracing", .product(name: "ResourceKit", package: "ResourceKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
@@ -80,6 +90,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

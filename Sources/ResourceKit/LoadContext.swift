@@ -42,6 +42,8 @@ public struct LoadContext: Sendable {
         /// The tracer and the caller's trace that `DistributedTracing` hands to the layer that traces each request the
         /// transport gets; `nil` without it.
         var trace: Trace?
+        /// The span of the load, for ``DistributedTracing`` when the caller has no trace; the web service ends it.
+        var loadSpan: LoadSpan?
     #endif
     /// The identity of the web service's chain and transport, for ``Deduplication``: loads share a response only when
     /// they would send the same bytes through the same transport.
@@ -86,6 +88,6 @@ public struct LoadContext: Sendable {
 
     /// Tells the observer, if there is one, that `kind` happened to `request`.
     func report(_ kind: WebserviceEvent.Kind, for request: URLRequest) {
-        if let observer { observer(WebserviceEvent(kind, request: request)) }
+        if let observer { observer(WebserviceEvent(kind, request: request, context: self)) }
     }
 }

@@ -128,6 +128,10 @@ public struct Webservice: Sendable {
         context.transfer = Transfer(of: resource)
         // A stream's limit is on each element, which its reader checks.
         context.maxBodySize = streams ? nil : resource.maxBodySize
+        #if Tracing
+            let loadSpan = LoadSpan()
+            context.loadSpan = loadSpan
+        #endif
         let pipeline = streams ? pipeline.stream : pipeline.load
         let response: Response
         do {
@@ -138,9 +142,15 @@ public struct Webservice: Sendable {
             }
             try Task.checkCancellation()
         } catch {
+            #if Tracing
+                loadSpan.end(failure: error)
+            #endif
             await context.transfer?.arrived?.discard()
             throw error
         }
+        #if Tracing
+            loadSpan.end(statusCode: response.statusCode)
+        #endif
         // The load succeeded: a download's file takes the destination's place, before the parse that may read it.
         try await context.transfer?.arrived?.commit()
         return (request, response)

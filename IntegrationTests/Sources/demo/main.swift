@@ -1,6 +1,8 @@
 import EpisodesService
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import ResourceKit
 
 #if canImport(FoundationNetworking)
@@ -69,8 +71,20 @@ func runDemo(arguments: [String]) async -> Int32 {
         print("Done: \(transcript.requests) requests, \(steps) not as expected.")
         return 1
     }
+    printMetrics()
     print("Done: \(transcript.requests) requests, all as expected.")
     return 0
+}
+
+/// Where the demo's metrics go: `LoadMetrics()` records into the factory the process bootstrapped.
+let metricsRegistry = PrometheusCollectorRegistry()
+
+/// Prints the metrics the loads recorded, in Prometheus' text format, without the histograms' buckets: each
+/// duration's count and sum, by method, server, status or error, and outcome.
+func printMetrics() {
+    print("Metrics (Prometheus text format, buckets left out):")
+    let lines = metricsRegistry.emitToString().split(separator: "\n")
+    for line in lines where !line.contains("_bucket{") && !line.hasPrefix("# HELP") { print("    \(line)") }
 }
 
 /// Runs the embedded server until the process is interrupted, for exploring the API with curl or a second demo.
@@ -98,13 +112,16 @@ LoggingSystem.bootstrap { label in
     handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
     return handler
 }
+MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
 exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
 
 /// Makes the demo's web services, all on one transport.
 ///
 /// The transport is ResourceKit's URLSession transport, with a shorter idle timeout than its 60 seconds so a silent
-/// host fails fast, or `AsyncHTTPClientTransport` with its own. Each web service retries what a later attempt can cure
-/// and logs what it does through swift-log; a step passes the cache and middleware it adds.
+/// host fails fast, or `AsyncHTTPClientTransport` with its own. Each web service measures its loads (`LoadMetrics`,
+/// into the factory bootstrapped above), logs them through swift-log (`LoadLogging`: `LOG_LEVEL=debug swift run …
+/// demo` shows each request, `trace` its `curl` command) and retries what a later attempt can cure; a step passes the
+/// cache and middleware it adds.
 private func webservices(
     _ kind: DemoTransport
 ) -> @Sendable (_ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice {
@@ -121,17 +138,7 @@ private func webservices(
     }
     return { cache, middleware in
         Webservice(
-            transport: transport, cache: cache, middleware: [RetryPolicy(baseDelay: 0.05)] + middleware,
-            observer: { log($0, to: logger) })
-    }
-}
-
-/// The bridge from ResourceKit's events to swift-log, as an app writes it once: retries and failures as warnings,
-/// each request and response at debug level (`LOG_LEVEL=debug swift run … demo` shows them).
-private func log(_ event: WebserviceEvent, to logger: Logger) {
-    switch event.kind {
-    case .failed, .retryScheduled, .waitingForNetwork: logger.warning("\(event)")
-    case .credentialRefreshed, .revalidated: logger.info("\(event)")
-    case .sent, .received, .cacheHit: logger.debug("\(event)")
+            transport: transport, cache: cache,
+            middleware: [LoadMetrics(), LoadLogging(logger: logger), RetryPolicy(baseDelay: 0.05)] + middleware)
     }
 }

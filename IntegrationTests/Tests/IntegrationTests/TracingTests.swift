@@ -23,15 +23,21 @@ import W3CTracing
             let loaded = try await webservice.load(
                 Resource<ProductionLayerTests.Attempt>(get: base / "production/unavailable/a?failures=1"))
             #expect(loaded.attempt == 2)
-            let spans = tracer.finishedSpans
-            try #require(spans.count == 2, "\(spans)")
+            let all = tracer.finishedSpans
+            try #require(all.count == 3, "two requests and their load: \(all)")
+            let (spans, load) = (Array(all.prefix(2)), all[2])
             #expect(spans.map(\.operationName) == ["GET", "GET"])
             #expect(spans.map(\.kind) == [.client, .client])
             #expect(spans.map { $0.attribute("http.response.status_code") } == ["503", "200"])
             #expect(spans.map { $0.attribute("error.type") } == ["503", nil])
             #expect(spans.map { $0.status?.code } == [.error, nil])
             #expect(spans.map { $0.attribute("http.request.resend_count") } == [nil, "1"])
-            #expect(spans[0].ids.traceID != spans[1].ids.traceID, "without a caller's span, each is a trace's root")
+            // Without a caller's span, the load's span is the root of one trace, the parent of both requests' spans.
+            #expect(load.kind == .internal)
+            #expect(load.operationName == "GET")
+            #expect(load.ids.parentSpanID == nil)
+            #expect(load.status?.code == nil)
+            #expect(spans.allSatisfy { $0.ids.traceID == load.ids.traceID && $0.ids.parentSpanID == load.ids.spanID })
         }
     }
 
@@ -75,6 +81,9 @@ import W3CTracing
             #expect(span.status?.code == .error)
             #expect(span.attribute("http.response.status_code") == String(statusCode))
             #expect(span.attribute("error.type") == String(statusCode))
+            let load = try #require(tracer.finishedSpans.last)
+            #expect(load.kind == .internal && load.status?.code == .error)
+            #expect(load.attribute("error.type") == String(statusCode))
         }
     }
 
@@ -179,7 +188,8 @@ import W3CTracing
             let first = try await webservice.load(cacheable)
             // The trace fields differ for every request: the cache must not count them as part of its key.
             #expect(try await webservice.load(cacheable) == first)
-            #expect(tracer.finishedSpans.count == 1)
+            #expect(tracer.finishedSpans.filter { $0.kind == .client }.count == 1)
+            #expect(tracer.finishedSpans.filter { $0.kind == .internal }.count == 2, "each load has its span")
         }
     }
 
@@ -193,8 +203,8 @@ import W3CTracing
             try await withServer { base in
                 let webservice = kind.webservice(middleware: [DistributedTracing()])
                 let received = try await webservice.load(Resource<[String: String]>(get: base / "faults/headers"))
-                let spans = tracer.finishedSpans
-                #expect(spans.count == 1, "\(spans)")
+                let spans = tracer.finishedSpans.filter { $0.kind == .client }
+                #expect(spans.count == 1, "\(tracer.finishedSpans)")
                 #expect(received["traceparent"] == spans.first?.ids.traceparent)
             }
         }
@@ -216,7 +226,7 @@ import W3CTracing
             let tracer = W3CTracer()
             let webservice = kind.webservice(middleware: [AppTracing(tracing: DistributedTracing(tracer: tracer))])
             let received = try await webservice.load(Resource<[String: String]>(get: base / "faults/headers"))
-            let spans = tracer.finishedSpans
+            let spans = tracer.finishedSpans.filter { $0.kind == .client }
             #expect(spans.map(\.operationName) == ["GET"])
             #expect(received["traceparent"] == spans.first?.ids.traceparent)
         }

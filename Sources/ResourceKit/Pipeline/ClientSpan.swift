@@ -34,8 +34,7 @@
                 // request may end with `CancellationError` or first with the transport's own `URLError`.
                 let timedOut = statusCode == nil && context.timeRemaining.map { $0 <= 0 } == true
                 span.attributes["http.response.status_code"] = statusCode
-                span.attributes["error.type"] =
-                    statusCode.map { String($0) } ?? (timedOut ? "timeout" : Self.errorType(error))
+                span.attributes["error.type"] = HTTPClientConventions.errorType(of: error, timedOut: timedOut)
                 span.setStatus(SpanStatus(code: .error))
                 // The pipeline's errors are redacted already: no description, reflection or dump shows a credential.
                 if !timedOut, !(error is CancellationError) { span.recordError(error) }
@@ -43,15 +42,10 @@
             }
         }
 
-        /// The methods OpenTelemetry names; another is `_OTHER`, and its span is named `HTTP`.
-        static let knownMethods: Set<String> = [
-            "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "QUERY", "TRACE",
-        ]
-
         /// The request's method when OpenTelemetry names it, or `nil`.
         private static func method(of request: URLRequest) -> String? {
             let method = request.httpMethod ?? "GET"
-            return knownMethods.contains(method) ? method : nil
+            return HTTPClientConventions.knownMethods.contains(method) ? method : nil
         }
 
         /// Sets the request's attributes on `span`: its method, its URL without credentials, the server and the
@@ -62,9 +56,9 @@
             if let url = request.url {
                 let redacted = Redaction.redacted(url, removing: Redaction.secrets(of: request))
                 span.attributes["url.full"] = redacted?.absoluteString ?? Redaction.mark
-                span.attributes["server.address"] = url.host
-                let scheme = url.scheme.map(asciiLowercased)
-                span.attributes["server.port"] = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+                let server = HTTPClientConventions.server(of: url)
+                span.attributes["server.address"] = server?.address
+                span.attributes["server.port"] = server?.port
             }
             if attempt > 1 { span.attributes["http.request.resend_count"] = attempt - 1 }
         }
@@ -76,13 +70,6 @@
                 span.attributes["error.type"] = String(statusCode)
                 span.setStatus(SpanStatus(code: .error))
             }
-        }
-
-        /// A name for what went wrong, with few values, when the load's deadline hadn't passed: the type of the
-        /// transport's error, such as `URLError`, or of the error itself.
-        private static func errorType(_ error: any Error) -> String {
-            let cause = (error as? WebserviceError)?.underlyingError ?? error
-            return String(describing: type(of: cause))
         }
     }
 

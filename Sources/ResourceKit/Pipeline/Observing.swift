@@ -9,17 +9,21 @@ import Foundation
 struct Observing: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let observer = context.observer else { return try await next(request, context) }
-        observer(WebserviceEvent(.sent, request: request))
+        let bodySize =
+            request.httpBody.map { Int64($0.count) } ?? (context.bodyFile == nil ? nil : try? context.bodyFileLength)
+        observer(WebserviceEvent(.sent, request: request, context: context, requestBodySize: bodySize))
         let start = Uptime.now()
         do {
             let response = try await next(request, context)
             let kind = WebserviceEvent.Kind.received(
                 statusCode: response.statusCode, bytes: response.body.count, duration: Uptime.seconds(since: start))
-            observer(WebserviceEvent(kind, request: request))
+            let countsBody = response.stream == nil && context.transfer?.destination == nil
+            observer(WebserviceEvent(kind, request: request, context: context, countsBody: countsBody))
             return response
         } catch {
             if !(error is CancellationError) {
-                observer(WebserviceEvent(.failed(error, duration: Uptime.seconds(since: start)), request: request))
+                let kind = WebserviceEvent.Kind.failed(error, duration: Uptime.seconds(since: start))
+                observer(WebserviceEvent(kind, request: request, context: context))
             }
             throw error
         }

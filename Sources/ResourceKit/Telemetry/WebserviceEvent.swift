@@ -38,21 +38,44 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     /// What happened.
     public let kind: Kind
     /// The request's method, such as `GET`.
-    public let method: String
+    public var method: String { request().httpMethod ?? "GET" }
     /// The request's URL with its credentials masked.
-    public let url: URL?
-    /// Renders the request, kept in a closure so that `dump` shows no header field.
-    private let render: @Sendable () -> String
+    public var url: URL? {
+        let request = request()
+        return request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+    }
+    /// The request, kept in a closure so that `dump` shows no header field; its URL is masked when it is read.
+    private let request: @Sendable () -> URLRequest
+    /// The attempt the event belongs to, from 1 (``LoadContext/attempt``).
+    let attempt: Int
+    /// The resource's ``Resource/name``.
+    let resourceName: String?
+    /// The size of the request's body, for a ``Kind/sent`` event; `nil` without a body or for another event.
+    let requestBodySize: Int64?
+    /// Whether a ``Kind/received(statusCode:bytes:duration:)`` event's `bytes` count the whole body, read into
+    /// memory: not for a stream's head, nor for a download, whose body goes to a file.
+    let countsBody: Bool
+    /// Whether the load's deadline had passed, for a ``Kind/failed(_:duration:)`` event.
+    let timedOut: Bool
 
-    init(_ kind: Kind, request: URLRequest) {
+    init(
+        _ kind: Kind, request: URLRequest, context: LoadContext, requestBodySize: Int64? = nil,
+        countsBody: Bool = false
+    ) {
         self.kind = kind
-        method = request.httpMethod ?? "GET"
-        url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
-        render = { request.cURLDescription }
+        self.request = { request }
+        attempt = context.attempt
+        resourceName = context.name
+        self.requestBodySize = requestBodySize
+        self.countsBody = countsBody
+        if case .failed = kind { timedOut = context.timeRemaining.map { $0 <= 0 } == true } else { timedOut = false }
     }
 
+    /// The request's URL as sent, credentials and all: for `server.address` and `server.port`, never to be shown.
+    var sentURL: URL? { request().url }
+
     /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.
-    var cURLDescription: String { render() }
+    var cURLDescription: String { request().cURLDescription }
 
     /// The event in one line, such as `GET https://api.example.com/episodes: 200, 2048 bytes in 35 ms`.
     public var description: String {

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The values of OpenTelemetry's HTTP client conventions that spans, metrics and log lines share, each with few
+/// possible values and no credential: see <doc:Observability>.
+enum HTTPClientConventions {
+    /// The methods OpenTelemetry names; another is `_OTHER`.
+    static let knownMethods: Set<String> = [
+        "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "QUERY", "TRACE",
+    ]
+
+    /// `http.request.method`: `method` when OpenTelemetry names it, otherwise `_OTHER`.
+    static func method(_ method: String) -> String {
+        knownMethods.contains(method) ? method : "_OTHER"
+    }
+
+    /// `server.address` and `server.port`: the URL's host, and its port or its scheme's; `nil` without a host.
+    static func server(of url: URL?) -> (address: String, port: Int?)? {
+        guard let url, let host = url.host else { return nil }
+        let scheme = url.scheme.map(asciiLowercased)
+        return (host, url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil))
+    }
+
+    /// `error.type` of a failure: `timeout` once the load's deadline passed (whichever error the request then ended
+    /// with) or for a load that timed out, the status of an error with a response, or the type of the transport's error, such as `URLError`.
+    static func errorType(of error: any Error, timedOut: Bool) -> String {
+        if let statusCode = (error as? WebserviceError)?.statusCode { return String(statusCode) }
+        if timedOut { return "timeout" }
+        if case .timedOut = (error as? WebserviceError)?.reason { return "timeout" }
+        let cause = (error as? WebserviceError)?.underlyingError ?? error
+        return String(describing: type(of: cause))
+    }
+}
