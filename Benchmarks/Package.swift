@@ -8,7 +8,11 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI"]),
+        // With the Metrics and Logging traits, which add their middleware and nothing to a load without them: the
+        // `instructions` section measures what each costs a load.
+        .package(name: "ResourceKit", path: "..", traits: ["AsyncHTTPClient", "OpenAPI", "Metrics", "Logging"]),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The `openapi` section: a generated client over ResourceKit against the same client over
@@ -30,6 +34,8 @@ let package = Package(
                 .product(name: "ResourceKitOpenAPI", package: "ResourceKit"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // openapi.yaml describes `GET /small.json` as the fixtures have it; Generated/ holds the client
             // swift-openapi-generator made of it with openapi-generator-config.yaml.

@@ -25,10 +25,16 @@ enum Instructions {
         Pair(
             client: "middleware", libraryName: "in-memory load, \(MiddlewareShape.count) no-op middleware",
             rawName: "in-memory load, no middleware", target: MiddlewareShape.target),
+        Pair(
+            client: "metrics", libraryName: "in-memory load, LoadMetrics (no-op factory)",
+            rawName: "in-memory load, no middleware", target: TelemetryShape.metricsTarget),
+        Pair(
+            client: "logging", libraryName: "in-memory load, LoadLogging (no-op handler, info)",
+            rawName: "in-memory load, no middleware"),
     ]
 
     static let usage =
-        "usage: resourcekit-bench instructions urlsession|ahc|openapi|in-memory|middleware library|raw LOADS BASE_URL"
+        "usage: resourcekit-bench instructions urlsession|ahc|openapi|in-memory|middleware|metrics|logging library|raw LOADS BASE_URL"
 
     static func run(options: Options, report: Report) async throws {
         guard let valgrind = Subprocess.find("valgrind"), let objcopy = Subprocess.find("objcopy") else {
@@ -99,12 +105,17 @@ enum Instructions {
         }
         let options = try Options(arguments: [arguments[3]])
         let library = arguments[1] == "library"
-        if ["in-memory", "middleware"].contains(arguments[0]) {
+        if ["in-memory", "middleware", "metrics", "logging"].contains(arguments[0]) {
             let small = try await download(.small, options: options)
             let variants: (library: @Sendable () async throws -> Void, raw: @Sendable () async throws -> Void) =
-                arguments[0] == "middleware"
-                ? try MiddlewareShape.variants(small: small, options: options)
-                : try OverheadShape.variants(small: small, options: options)
+                switch arguments[0] {
+                case "middleware": try MiddlewareShape.variants(small: small, options: options)
+                case "metrics":
+                    try TelemetryShape.variants(small: small, options: options, middleware: TelemetryShape.metrics)
+                case "logging":
+                    try TelemetryShape.variants(small: small, options: options, middleware: TelemetryShape.logging)
+                default: try OverheadShape.variants(small: small, options: options)
+                }
             for _ in 0..<(10 + loads) {
                 if library { try await variants.library() } else { try await variants.raw() }
             }

@@ -3,8 +3,9 @@ import EpisodesService
 import Foundation
 import MetricsTestKit
 import OTelSemanticConventions
-import ResourceKit
 import Testing
+
+@testable import ResourceKit
 
 /// `LoadMetrics`: OpenTelemetry's HTTP client metrics for each request the transport gets, and each load's duration and
 /// outcome, with bounded attributes and no credential, with each transport.
@@ -163,5 +164,31 @@ import Testing
             #expect(load.dimensions.contains { $0 == ("resourcekit.load.outcome", "failed") })
             #expect(load.dimensions.contains { $0 == ("error.type", "404") })
         }
+    }
+
+    /// The attributes are kept by origin and method: a load to another scheme, host or port gets its own, a user's
+    /// name and password never tell two apart, and no path, query or credential is in any.
+    @Test func attributesAreTheOriginsAndNeverCarryAUserOrAPath() {
+        let origins = MeasuredOrigins()
+        func common(_ method: String, _ url: String) -> [String] {
+            origins.attributes(method: method, url: URL(string: url)).common.map { "\($0)=\($1)" }
+        }
+        let plain = common("GET", "http://api.example.com:8080/episodes?page=2")
+        #expect(
+            plain == [
+                "http.request.method=GET", "server.address=api.example.com", "server.port=8080", "url.scheme=http",
+            ])
+        #expect(common("GET", "http://alice:s3cret@api.example.com:8080/private") == plain)
+        #expect(common("GET", "http://api.example.com:8080") == plain)
+        #expect(common("GET", "https://api.example.com:8080/episodes")[3] == "url.scheme=https")
+        #expect(common("GET", "http://api.example.com:8081/episodes")[2] == "server.port=8081")
+        #expect(common("GET", "http://api.example.com/episodes")[2] == "server.port=80")
+        #expect(common("GET", "http://api.example.co/episodes")[1] == "server.address=api.example.co")
+        #expect(common("BREW", "http://api.example.com:8080/episodes")[0] == "http.request.method=_OTHER")
+        #expect(
+            common("POST", "HTTPS://API.example.com/")[1...] == [
+                "server.address=API.example.com", "server.port=443", "url.scheme=https",
+            ])
+        #expect(common("GET", "http://[::1]:9/x")[1...2] == ["server.address=::1", "server.port=9"])
     }
 }

@@ -1,5 +1,6 @@
 import EpisodesService
 import Foundation
+import OTelSemanticConventions
 import Testing
 import Tracing
 import W3CTracing
@@ -38,6 +39,17 @@ import W3CTracing
             #expect(load.ids.parentSpanID == nil)
             #expect(load.status?.code == nil)
             #expect(spans.allSatisfy { $0.ids.traceID == load.ids.traceID && $0.ids.parentSpanID == load.ids.spanID })
+            // Every attribute is one of OpenTelemetry's HTTP client conventions, by the generated registry's names.
+            let conventions: Set<String> = [
+                OTelAttribute.http.request.method, OTelAttribute.http.request.methodOriginal,
+                OTelAttribute.http.request.resendCount, OTelAttribute.http.response.statusCode, OTelAttribute.url.full,
+                OTelAttribute.server.address, OTelAttribute.server.port, OTelAttribute.error.type,
+            ]
+            for span in all {
+                var names: Set<String> = []
+                span.attributes.forEach { name, _ in names.insert(name) }
+                #expect(names.isSubset(of: conventions), "\(span.operationName): \(names)")
+            }
         }
     }
 

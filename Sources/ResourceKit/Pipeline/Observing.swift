@@ -9,9 +9,8 @@ import Foundation
 struct Observing: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let observer = context.observer else { return try await next(request, context) }
-        let bodySize =
-            request.httpBody.map { Int64($0.count) } ?? (context.bodyFile == nil ? nil : try? context.bodyFileLength)
-        observer(WebserviceEvent(.sent, request: request, context: context, requestBodySize: bodySize))
+        let fileLength = context.bodyFile == nil ? nil : try? context.bodyFileLength
+        observer(WebserviceEvent(.sent, request: request, context: context, bodyFileLength: fileLength))
         let start = Uptime.now()
         do {
             let response = try await next(request, context)

@@ -15,9 +15,20 @@ enum HTTPClientConventions {
 
     /// `server.address` and `server.port`: the URL's host, and its port or its scheme's; `nil` without a host.
     static func server(of url: URL?) -> (address: String, port: Int?)? {
-        guard let url, let host = url.host else { return nil }
-        let scheme = url.scheme.map(asciiLowercased)
-        return (host, url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil))
+        // The host as written unless it has escapes (or is an IDN, which comes back escaped): decoding costs more.
+        guard let url, let written = url.host(percentEncoded: true) else { return nil }
+        guard let host = written.utf8.contains(UInt8(ascii: "%")) ? url.host : written else { return nil }
+        return (host, url.port ?? defaultPort(of: url.scheme))
+    }
+
+    /// The port of `scheme`, `http` or `https` in any letter case; `nil` for another.
+    static func defaultPort(of scheme: String?) -> Int? {
+        switch scheme {
+        case "https": 443
+        case "http": 80
+        case let scheme?: asciiLowercased(scheme) == "https" ? 443 : asciiLowercased(scheme) == "http" ? 80 : nil
+        case nil: nil
+        }
     }
 
     /// `error.type` of a failure: `timeout` once the load's deadline passed (whichever error the request then ended

@@ -33,6 +33,8 @@
             // swift-log's unbound task-local logger has an empty label.
             let bound = Logger.current
             var logger = bound.label.isEmpty ? self.logger ?? bound : bound
+            // Every line is at `debug` or `trace`: above, the load costs nothing more.
+            guard logger.logLevel <= .debug else { return try await next(request, context) }
             let method = request.httpMethod ?? "GET"
             let url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
             let load = "\(method) \(url?.absoluteString ?? Redaction.mark)"

@@ -20,6 +20,8 @@
     public struct LoadMetrics: Middleware {
         /// The factory the metrics are made with; `nil` uses `MetricsSystem.factory` as each load starts.
         private let factory: (any MetricsFactory)?
+        /// The attributes of the origins the loads went to, shared by the middleware's copies.
+        private let origins = MeasuredOrigins()
 
         /// Creates the middleware; without a factory, it uses the one the process bootstrapped.
         public init(factory: (any MetricsFactory)? = nil) {
@@ -30,7 +32,9 @@
         public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
-            let recorder = MetricsRecorder(factory: factory ?? MetricsSystem.factory)
+            let recorder = MetricsRecorder(
+                factory: factory ?? MetricsSystem.factory,
+                attributes: origins.attributes(method: request.httpMethod ?? "GET", url: request.url))
             var context = context
             let observer = context.observer
             context.observer = { event in
@@ -41,19 +45,23 @@
             do {
                 let response = try await next(request, context)
                 recorder.finish(
-                    request, statusCode: response.statusCode, failure: nil, timedOut: false,
+                    statusCode: response.statusCode, failure: nil, timedOut: false,
                     seconds: Uptime.seconds(since: start))
                 return response
             } catch {
                 let timedOut = context.timeRemaining.map { $0 <= 0 } == true
                 recorder.finish(
-                    request, statusCode: nil, failure: error, timedOut: timedOut, seconds: Uptime.seconds(since: start))
+                    statusCode: nil, failure: error, timedOut: timedOut, seconds: Uptime.seconds(since: start))
                 throw error
             }
         }
     }
 
     /// The metrics of one load: its requests as their events arrive, then the load itself.
+    ///
+    /// Each measurement goes to the handler the factory makes for its name and attributes, without the metric object
+    /// of swift-metrics around it, and the attributes are built once a load: with a no-op factory, the cost is the
+    /// events' and this bookkeeping's (<doc:Observability#What-the-signals-cost>).
     final class MetricsRecorder: Sendable {
         /// What the load's events said so far.
         private struct State {
@@ -61,15 +69,18 @@
             var sent = 0
             /// Whether the cache answered, fresh or after a `304`.
             var answeredFromCache = false
-            /// The request sent and not yet answered: its attributes and when it was sent.
-            var pending: (attributes: [(String, String)], start: UInt64)?
+            /// When the request sent and not yet answered was sent.
+            var pending: UInt64?
         }
 
         private let factory: any MetricsFactory
+        /// The attributes of the load's requests: its method, server and scheme.
+        private let attributes: Attributes
         private let state = Mutex(State())
 
-        init(factory: any MetricsFactory) {
+        init(factory: any MetricsFactory, attributes: Attributes) {
             self.factory = factory
+            self.attributes = attributes
         }
 
         /// The metrics' names, as OpenTelemetry's HTTP client conventions and ResourceKit name them.
@@ -85,28 +96,29 @@
         func observe(_ event: WebserviceEvent) {
             switch event.kind {
             case .sent:
-                let attributes = Self.attributes(method: event.method, url: event.sentURL)
-                Meter(label: Name.activeRequests, dimensions: attributes, factory: factory).increment()
+                let dimensions = attributes.common
+                factory.makeMeter(label: Name.activeRequests, dimensions: dimensions).increment(by: 1)
                 if let size = event.requestBodySize {
-                    Recorder(label: Name.requestBodySize, dimensions: attributes, factory: factory).record(size)
+                    factory.makeRecorder(label: Name.requestBodySize, dimensions: dimensions, aggregate: true)
+                        .record(size)
                 }
                 state.withLock {
                     $0.sent += 1
-                    $0.pending = (attributes, Uptime.now())
+                    $0.pending = Uptime.now()
                 }
             case .received(let statusCode, let bytes, let duration):
-                guard let attributes = state.withLock({ $0.pending.take()?.attributes }) else { return }
-                Meter(label: Name.activeRequests, dimensions: attributes, factory: factory).decrement()
-                var measured = attributes + [("http.response.status_code", String(statusCode))]
-                if statusCode >= 400 { measured.append(("error.type", String(statusCode))) }
-                recordDuration(duration, attributes: measured)
+                guard state.withLock({ $0.pending.take() }) != nil else { return }
+                factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).decrement(by: 1)
+                let dimensions = attributes.answered(statusCode)
+                factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
+                    Self.nanoseconds(duration))
                 if event.countsBody {
-                    Recorder(label: Name.responseBodySize, dimensions: measured, factory: factory).record(bytes)
+                    factory.makeRecorder(label: Name.responseBodySize, dimensions: dimensions, aggregate: true)
+                        .record(Int64(bytes))
                 }
             case .failed(let error, let duration):
-                guard let attributes = state.withLock({ $0.pending.take()?.attributes }) else { return }
-                Meter(label: Name.activeRequests, dimensions: attributes, factory: factory).decrement()
-                recordDuration(duration, attributes: Self.failed(attributes, error, timedOut: event.timedOut))
+                guard state.withLock({ $0.pending.take() }) != nil else { return }
+                failed(error, timedOut: event.timedOut, seconds: duration)
             case .cacheHit, .revalidated:
                 state.withLock { $0.answeredFromCache = true }
             case .retryScheduled, .waitingForNetwork, .credentialRefreshed:
@@ -117,53 +129,144 @@
         /// Records the load, which took `seconds` and failed with `failure` or was answered with `statusCode`, a
         /// failure from `400` on, as for a request; a request still unanswered, cancelled with its load, is recorded
         /// with the load's error.
-        func finish(
-            _ request: URLRequest, statusCode: Int?, failure: (any Error)?, timedOut: Bool, seconds: TimeInterval
-        ) {
+        func finish(statusCode: Int?, failure: (any Error)?, timedOut: Bool, seconds: TimeInterval) {
             let (sent, fromCache, pending) = state.withLock { ($0.sent, $0.answeredFromCache, $0.pending.take()) }
             if let pending {
-                Meter(label: Name.activeRequests, dimensions: pending.attributes, factory: factory).decrement()
-                let error = failure ?? CancellationError()
-                recordDuration(
-                    Uptime.seconds(since: pending.start),
-                    attributes: Self.failed(pending.attributes, error, timedOut: timedOut))
+                failed(failure ?? CancellationError(), timedOut: timedOut, seconds: Uptime.seconds(since: pending))
             }
             let errorType =
                 failure.map { HTTPClientConventions.errorType(of: $0, timedOut: timedOut) }
-                ?? statusCode.flatMap { $0 >= 400 ? String($0) : nil }
-            let outcome = errorType != nil ? "failed" : fromCache ? "cache_hit" : sent > 1 ? "retried" : "network"
-            var attributes = Self.attributes(method: request.httpMethod ?? "GET", url: request.url)
-            attributes.append(("resourcekit.load.outcome", outcome))
-            if let errorType { attributes.append(("error.type", errorType)) }
-            CoreMetrics.Timer(label: Name.loadDuration, dimensions: attributes, factory: factory).recordSeconds(seconds)
+                ?? statusCode.flatMap { $0 >= 400 ? Self.text($0) : nil }
+            let dimensions =
+                if let errorType {
+                    attributes.common + [("resourcekit.load.outcome", "failed"), ("error.type", errorType)]
+                } else {
+                    fromCache ? attributes.answeredFromCache : sent > 1 ? attributes.retried : attributes.loaded
+                }
+            factory.makeTimer(label: Name.loadDuration, dimensions: dimensions).recordNanoseconds(
+                Self.nanoseconds(seconds))
         }
 
-        private func recordDuration(_ seconds: TimeInterval, attributes: [(String, String)]) {
-            CoreMetrics.Timer(label: Name.requestDuration, dimensions: attributes, factory: factory).recordSeconds(
-                seconds)
-        }
-
-        /// The attributes of every measurement of a request: its method, server and scheme; never its path or query.
-        static func attributes(method: String, url: URL?) -> [(String, String)] {
-            var attributes = [("http.request.method", HTTPClientConventions.method(method))]
-            if let server = HTTPClientConventions.server(of: url) {
-                attributes.append(("server.address", server.address))
-                if let port = server.port { attributes.append(("server.port", String(port))) }
-            }
-            if let scheme = url?.scheme { attributes.append(("url.scheme", asciiLowercased(scheme))) }
-            return attributes
-        }
-
-        /// `attributes` with a failure's `error.type`, and its status when it has a response.
-        private static func failed(_ attributes: [(String, String)], _ error: any Error, timedOut: Bool)
-            -> [(String, String)]
-        {
-            var attributes = attributes
+        /// Records a request that failed with `error` after `seconds`.
+        private func failed(_ error: any Error, timedOut: Bool, seconds: TimeInterval) {
+            factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).decrement(by: 1)
+            var dimensions = attributes.common
             if let statusCode = (error as? WebserviceError)?.statusCode {
-                attributes.append(("http.response.status_code", String(statusCode)))
+                dimensions.append(("http.response.status_code", Self.text(statusCode)))
             }
-            attributes.append(("error.type", HTTPClientConventions.errorType(of: error, timedOut: timedOut)))
-            return attributes
+            dimensions.append(("error.type", HTTPClientConventions.errorType(of: error, timedOut: timedOut)))
+            factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
+                Self.nanoseconds(seconds))
+        }
+
+        /// `seconds` in nanoseconds, as swift-metrics keeps durations.
+        private static func nanoseconds(_ seconds: TimeInterval) -> Int64 {
+            let nanoseconds = (max(seconds, 0) * 1_000_000_000).rounded()
+            return nanoseconds < 9e18 ? Int64(nanoseconds) : .max
+        }
+
+        /// The decimal text of a status code, from a table for the usual ones.
+        static func text(_ statusCode: Int) -> String {
+            (100..<600).contains(statusCode) ? statusTexts[statusCode - 100] : String(statusCode)
+        }
+
+        private static let statusTexts = (100..<600).map { String($0) }
+
+        /// The attributes of the measurements of the loads of one method to one origin: those every measurement has
+        /// (`common`: the method, server and scheme, never a path or query), and, built once, those with a load's
+        /// outcome and with a response's status.
+        final class Attributes: Sendable {
+            let common: [(String, String)]
+            let loaded: [(String, String)]
+            let retried: [(String, String)]
+            let answeredFromCache: [(String, String)]
+            /// `common` with each status answered so far, for the first 64.
+            private let answers = Mutex<[Int: [(String, String)]]>([:])
+
+            init(method: String, url: URL?) {
+                var common = [("http.request.method", HTTPClientConventions.method(method))]
+                if let server = HTTPClientConventions.server(of: url) {
+                    common.append(("server.address", server.address))
+                    if let port = server.port { common.append(("server.port", String(port))) }
+                }
+                if let scheme = url?.scheme { common.append(("url.scheme", asciiLowercased(scheme))) }
+                self.common = common
+                loaded = common + [("resourcekit.load.outcome", "network")]
+                retried = common + [("resourcekit.load.outcome", "retried")]
+                answeredFromCache = common + [("resourcekit.load.outcome", "cache_hit")]
+            }
+
+            /// The attributes of a request answered with `statusCode`: an error from `400` on.
+            func answered(_ statusCode: Int) -> [(String, String)] {
+                if let found = answers.withLock({ $0[statusCode] }) { return found }
+                var dimensions = common + [("http.response.status_code", MetricsRecorder.text(statusCode))]
+                if statusCode >= 400 { dimensions.append(("error.type", MetricsRecorder.text(statusCode))) }
+                answers.withLock { if $0.count < 64 { $0[statusCode] = dimensions } }
+                return dimensions
+            }
+        }
+    }
+
+    /// The attributes of the few origins and methods a web service's loads go to, each built once: up to 32, then
+    /// built for each load.
+    final class MeasuredOrigins: Sendable {
+        private struct Entry {
+            let method: String
+            /// The URL's scheme, and its authority without the user's name and password: its host and port.
+            let scheme: [UInt8]
+            let server: [UInt8]
+            let attributes: MetricsRecorder.Attributes
+        }
+
+        private let entries = Mutex<[Entry]>([])
+
+        /// The attributes of a load of `url` with `method`.
+        func attributes(method: String, url: URL?) -> MetricsRecorder.Attributes {
+            guard let url else { return MetricsRecorder.Attributes(method: method, url: nil) }
+            var text = url.absoluteString
+            let found = text.withUTF8 { bytes in
+                let (scheme, server) = Self.origin(of: bytes)
+                return entries.withLock { entries in
+                    entries.first { entry in
+                        entry.method == method && Self.equal(entry.server, server) && Self.equal(entry.scheme, scheme)
+                    }?.attributes
+                }
+            }
+            if let found { return found }
+            let made = MetricsRecorder.Attributes(method: method, url: url)
+            let entry = text.withUTF8 { bytes in
+                let (scheme, server) = Self.origin(of: bytes)
+                return Entry(method: method, scheme: Array(scheme), server: Array(server), attributes: made)
+            }
+            entries.withLock { if $0.count < 32 { $0.append(entry) } }
+            return made
+        }
+
+        /// The scheme of the URL `text`, and its authority after any `user:password@`: the bytes up to the first `/`,
+        /// `?` or `#` after `://`.
+        static func origin(of text: UnsafeBufferPointer<UInt8>) -> (
+            scheme: Slice<UnsafeBufferPointer<UInt8>>, server: Slice<UnsafeBufferPointer<UInt8>>
+        ) {
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return (text[...], text[0..<0]) }
+            var start = colon + 1
+            while start < text.count, start <= colon + 2, text[start] == UInt8(ascii: "/") { start += 1 }
+            var end = start
+            while end < text.count {
+                let byte = text[end]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { start = end + 1 }
+                end += 1
+            }
+            return (text[..<colon], text[start..<end])
+        }
+
+        /// Whether `bytes` are those of `slice`.
+        private static func equal(_ bytes: [UInt8], _ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            bytes.count == slice.count
+                && bytes.withUnsafeBufferPointer { stored in
+                    slice.isEmpty
+                        || memcmp(stored.baseAddress!, slice.base.baseAddress! + slice.startIndex, slice.count) == 0
+                }
         }
     }
 #endif

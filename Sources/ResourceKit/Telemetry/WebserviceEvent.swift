@@ -50,8 +50,8 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     let attempt: Int
     /// The resource's ``Resource/name``.
     let resourceName: String?
-    /// The size of the request's body, for a ``Kind/sent`` event; `nil` without a body or for another event.
-    let requestBodySize: Int64?
+    /// The size of the file the request's body is read from, for a ``Kind/sent`` event; `nil` otherwise.
+    private let bodyFileLength: Int64?
     /// Whether a ``Kind/received(statusCode:bytes:duration:)`` event's `bytes` count the whole body, read into
     /// memory: not for a stream's head, nor for a download, whose body goes to a file.
     let countsBody: Bool
@@ -59,20 +59,19 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     let timedOut: Bool
 
     init(
-        _ kind: Kind, request: URLRequest, context: LoadContext, requestBodySize: Int64? = nil,
-        countsBody: Bool = false
+        _ kind: Kind, request: URLRequest, context: LoadContext, bodyFileLength: Int64? = nil, countsBody: Bool = false
     ) {
         self.kind = kind
         self.request = { request }
         attempt = context.attempt
         resourceName = context.name
-        self.requestBodySize = requestBodySize
+        self.bodyFileLength = bodyFileLength
         self.countsBody = countsBody
         if case .failed = kind { timedOut = context.timeRemaining.map { $0 <= 0 } == true } else { timedOut = false }
     }
 
-    /// The request's URL as sent, credentials and all: for `server.address` and `server.port`, never to be shown.
-    var sentURL: URL? { request().url }
+    /// The size of the request's body, in memory or in its file, for a ``Kind/sent`` event; `nil` without one.
+    var requestBodySize: Int64? { request().httpBody.map { Int64($0.count) } ?? bodyFileLength }
 
     /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.
     var cURLDescription: String { request().cURLDescription }
