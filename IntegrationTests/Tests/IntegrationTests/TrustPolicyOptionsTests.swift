@@ -96,6 +96,41 @@ import Testing
         #endif
     }
 
+    /// A wildcard key covers one label: in a child process whose `/etc/hosts` resolves the names (see
+    /// `SystemTrustStore`), `api.wild.test` gets `*.wild.test`'s policy, and `a.b.wild.test`, which the certificate
+    /// covers too, is refused before connecting.
+    @Test(.enabled(if: SystemTrustStore.canReplaceInChild), arguments: TransportKind.allCases)
+    func wildcardKeyCoversExactlyOneLabel(kind: TransportKind) async throws {
+        let certificates = try TestCertificates.shared.get()
+        guard ProcessInfo.processInfo.environment[SystemTrustStore.childKey] != nil else {
+            let child = try await SystemTrustStore.runInChild(
+                resolving: ["api.wild.test", "a.b.wild.test"], certificates: certificates,
+                test: "wildcardKeyCoversExactlyOneLabel")
+            #expect(child.succeeded, "the child failed:\n\(child.output)")
+            #expect(child.output.contains("passed"), "the child ran no test:\n\(child.output)")
+            return
+        }
+        let counted = Shared(0)
+        try await withTLSServer({ try $0.serverConfiguration($0.wildcardNames) }, counting: counted) { base in
+            let port = try #require(base.port)
+            let hosts = ["*.WILD.test.": try Self.authority()]
+            try await kind.withWebservice(trust: Self.nothing, hosts: hosts) { webservice in
+                let loaded = try await webservice.load(
+                    bytes(try #require(URL(string: "https://api.wild.test:\(port)/counted"))))
+                #expect(loaded == Data("counted".utf8))
+                let error = try await Self.expectFailure(
+                    .serverCertificateUntrusted, webservice,
+                    try #require(URL(string: "https://a.b.wild.test:\(port)/counted")))
+                #expect(error?.localizedDescription.contains("refused before connecting") == true)
+            }
+        }
+        #if canImport(FoundationNetworking)
+            #expect(counted.value == (kind == .urlSession ? 0 : 1))
+        #else
+            #expect(counted.value == 1)
+        #endif
+    }
+
     /// AsyncHTTPClient only: the system's authorities don't include the test CA, so the host no key names fails
     /// its handshake, and isn't refused before it.
     @Test func hostNoKeyNamesGetsTheFallbackPolicy() async throws {

@@ -49,6 +49,8 @@ struct TestCertificates: Sendable {
     var otherAuthority: String { path("other-ca.pem") }
     /// A certificate of ``otherAuthority`` for `127.0.0.1` and `localhost` with ``key``.
     var otherAuthoritySigned: String { path("other-signed.pem") }
+    /// Valid for `api.wild.test` and `a.b.wild.test`, names a test resolves in a child process of its own.
+    var wildcardNames: String { path("wild.pem") }
     /// The password of the PKCS#12 archives.
     static let identityPassword = "resourcekit-test-password"
 
@@ -170,8 +172,10 @@ struct TestCertificates: Sendable {
             ["req", "-x509"] + curve + ["-keyout", path("other-ca.key"), "-out", path("other-ca.pem"), "-days", "2"]
                 + ["-subj", "/CN=ResourceKit Other Test CA", "-addext", "basicConstraints=critical,CA:TRUE"]
                 + ["-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try Data("subjectAltName=DNS:api.wild.test,DNS:a.b.wild.test\n".utf8)
+            .write(to: URL(fileURLWithPath: path("wild.ext")))
         for (name, request, authority, extensions) in [
-            ("intermediate", "intermediate", "ca", "authority"),
+            ("wild", "server", "ca", "wild"), ("intermediate", "intermediate", "ca", "authority"),
             ("leaf-of-intermediate", "server", "intermediate", "loopback"),
             ("other-signed", "server", "other-ca", "loopback"),
         ] {
