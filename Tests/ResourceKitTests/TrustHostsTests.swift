@@ -70,4 +70,30 @@ import Testing
         #expect(hosts.policies.first == "other")
         #expect(Set(hosts.policies) == ["other", "a", "b"])
     }
+
+    /// A careless caller's and a hostile server's URLs: each goes by its own host's policy, and only `https` reaches
+    /// a host whose policy pins, whatever another host's allows.
+    @Test func eachURLIsCheckedByItsOwnHostsPolicy() throws {
+        let pinning = try TrustPolicy(pinnedKeys: [Data(count: 32).base64EncodedString()]).checked()
+        let hosts = try TrustHosts(
+            fallback: try TrustPolicy().checked(),
+            hosts: [
+                "api.example.com": pinning, "blocked.example.com": try TrustPolicy(trustsSystemRoots: false).checked(),
+            ])
+        let refused: [(String, URLError.Code)] = [
+            ("http://api.example.com/a", .appTransportSecurityRequiresSecureConnection),
+            ("http://API.EXAMPLE.COM./a", .appTransportSecurityRequiresSecureConnection),
+            ("https://blocked.example.com/a", .serverCertificateUntrusted),
+            ("http://Blocked.Example.com/a", .serverCertificateUntrusted),
+        ]
+        for (string, code) in refused {
+            let url = try #require(URL(string: string))
+            let error = #expect(throws: URLError.self, "\(string)") { try hosts.policy(for: url).check(url) }
+            #expect(error?.code == code, "\(string)")
+        }
+        for string in ["https://api.example.com/a", "http://example.com/a", "http://127.1/", "https://other.example/"] {
+            let url = try #require(URL(string: string))
+            #expect(throws: Never.self, "\(string)") { try hosts.policy(for: url).check(url) }
+        }
+    }
 }
