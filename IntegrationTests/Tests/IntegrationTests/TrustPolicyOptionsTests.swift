@@ -291,8 +291,7 @@ import Testing
         }
         let nginx = { (protocols: String) in
             """
-            ssl_certificate \(certificates.valid);
-            ssl_certificate_key \(certificates.key);
+            \(certificates.nginxDirectives(verifyingClients: false))
             ssl_protocols \(protocols);
             location = /version { return 200 "$ssl_protocol"; }
             """
@@ -310,13 +309,7 @@ import Testing
     /// keychain, so there a PEM identity fails when the transport is made.
     @Test func pemClientIdentityIsPresentedToNginx() async throws {
         let certificates = try TestCertificates.shared.get()
-        let verifying = """
-            ssl_certificate \(certificates.valid);
-            ssl_certificate_key \(certificates.key);
-            ssl_client_certificate \(certificates.clientAuthority);
-            ssl_verify_client on;
-            location = /client { return 200 "$ssl_client_verify"; }
-            """
+        let verifying = certificates.nginxDirectives() + #"location = /client { return 200 "$ssl_client_verify"; }"#
         let presenting = { (identity: KeyPath<TestCertificates, String>, password: String) in
             TrustPolicy(
                 additionalRoots: [try Self.file(\.authority)], clientIdentity: try Self.file(identity),

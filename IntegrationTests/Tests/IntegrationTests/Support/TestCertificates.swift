@@ -87,6 +87,14 @@ struct TestCertificates: Sendable {
         return configuration
     }
 
+    /// nginx's directives for a server that presents ``valid`` and, with `verifyingClients`, requires a client
+    /// certificate of ``clientAuthority`` (`ssl_verify_client on`).
+    func nginxDirectives(verifyingClients: Bool = true) -> String {
+        let server = "ssl_certificate \(valid);\nssl_certificate_key \(key);\n"
+        guard verifyingClients else { return server }
+        return server + "ssl_client_certificate \(clientAuthority);\nssl_verify_client on;\n"
+    }
+
     /// The base64 digest in `name.digest`.
     private func pin(_ name: String) throws -> String {
         try Data(contentsOf: URL(fileURLWithPath: path("\(name).digest"))).base64EncodedString()
