@@ -15,7 +15,7 @@ import Testing
         ("api.example.com", "exact"), ("API.Example.COM", "exact"), ("api.example.com.", "exact"),
         ("cdn.example.com", "wildcard"), ("CDN.EXAMPLE.COM.", "wildcard"), ("a.b.example.com", "other"),
         ("example.com", "other"), (".example.com", "other"), ("example.com.evil.net", "other"),
-        ("api.example.co", "other"), ("127.0.0.1", "loopback"), ("[::1]", "v6"), ("::1", "v6"),
+        ("api.example.co", "other"), ("127.0.0.1", "loopback"), ("[::1]", "v6"), ("::1", "v6"), ("[::1].", "v6"),
         ("äpi.example.com", "other"), ("xn--pi-wia.example.com", "wildcard"), ("", "other"),
     ])
     func hostGetsItsExactKeyThenItsWildcardThenTheFallback(host: String, expected: String) throws {

@@ -81,10 +81,10 @@ struct TrustHosts<Policy> {
     static func normalized(_ host: String) -> String? {
         var bytes = Array(host.utf8)
         guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
         if bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") {
             bytes = Array(bytes.dropFirst().dropLast())
         }
-        if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
         guard !bytes.isEmpty else { return nil }
         return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
