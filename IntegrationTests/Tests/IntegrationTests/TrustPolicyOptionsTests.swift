@@ -307,8 +307,9 @@ import Testing
 
     /// AsyncHTTPClient only: on Apple platforms the Security framework makes an identity of a PEM key only in a
     /// keychain, so there a PEM identity fails when the transport is made.
-    @Test func pemClientIdentityIsPresentedToNginx() async throws {
+    @Test func pemClientIdentityIsPresentedToNginxAndOpenSSL() async throws {
         let certificates = try TestCertificates.shared.get()
+        let password = TestCertificates.identityPassword
         let verifying = certificates.nginxDirectives() + #"location = /client { return 200 "$ssl_client_verify"; }"#
         let presenting = { (identity: KeyPath<TestCertificates, String>, password: String) in
             TrustPolicy(
@@ -318,11 +319,22 @@ import Testing
         try await withNginxOverTLS([verifying]) { servers in
             for policy in [
                 try presenting(\.clientPEMIdentity, ""),
-                try presenting(\.clientEncryptedPEMIdentity, TestCertificates.identityPassword),
+                try presenting(\.clientEncryptedPEMIdentity, password),
             ] {
                 let webservice = Webservice(transport: try AsyncHTTPClientTransport(trust: policy))
                 #expect(try await webservice.load(bytes(servers[0] / "client")) == Data("SUCCESS".utf8))
             }
+        }
+        // OpenSSL checks the certificate in the handshake, and refuses a client without one there.
+        try await withOpenSSLServer(
+            certificate: certificates.valid, key: certificates.key,
+            options: ["-Verify", "1", "-CAfile", certificates.clientAuthority]
+        ) { server in
+            let webservice = Webservice(
+                transport: try AsyncHTTPClientTransport(trust: try presenting(\.clientEncryptedPEMIdentity, password)))
+            #expect(try await webservice.load(bytes(server.base)).contains(bytesOf: "Subject: CN=client"))
+            let anonymous = Webservice(transport: try AsyncHTTPClientTransport(trust: try Self.authority()))
+            try await Self.expectFailure(.clientCertificateRequired, anonymous, server.base)
         }
         // A wrong password, and a key that isn't the certificate's: refused when the transport is made.
         let mismatched = TrustPolicy(
