@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which servers a transport trusts besides the system's certificate authorities, which keys it insists on, and the
-/// certificate it presents: a value you pass to a transport's initializer; see <doc:Transports#Trust>.
+/// Which servers a transport trusts (the system's certificate authorities, yours, or only yours), which keys it insists
+/// on, the oldest TLS version it accepts and the certificate it presents: a value you pass to a transport's
+/// initializer; see <doc:Transports#Trust>.
 ///
 /// ```swift
 /// let policy = TrustPolicy(pinnedKeys: ["current+key+pin=", "backup+key+pin="])
@@ -34,7 +35,8 @@ public struct TrustPolicy: Sendable, CustomReflectable {
     ///   - trustsSystemRoots: Whether the system's authorities are trusted too; with `false`, only `additionalRoots`
     ///     are, and a policy with none trusts no server.
     ///   - pinnedKeys: Base64 SHA-256 digests of public keys (SubjectPublicKeyInfo), one of which a certificate of the
-    ///     server's verified chain must have. List a backup key's too, so the server can rotate to it.
+    ///     server's verified chain must have: with `AsyncHTTPClientTransport`, the leaf or one of `additionalRoots`.
+    ///     List a backup key's too, so the server can rotate to it.
     ///   - minimumTLSVersion: The oldest TLS version a connection may use; `nil` leaves the transport's default.
     ///   - clientIdentity: A certificate and its private key presented to a server that asks for one (mutual TLS):
     ///     a PKCS#12 archive (`.p12`) with its chain, or PEM with one or more `CERTIFICATE` blocks and one private key.
