@@ -17,7 +17,8 @@
 #   curl-command       URLRequest.cURLDescription, read back by a POSIX shell-word parser
 #   content-range      Content-Range parsing for resumed downloads (ContentRange)
 #   cache-file         a persistent cache's entry file read back (CacheFile.read), its metadata behind a valid head
-#   certificate        a server certificate's public key for pinning, and a trust policy's roots and pins (TrustPolicy)
+#   certificate        a server certificate's public key for pinning, a trust policy's roots, pins and PEM identity, and
+#                      a transport's host keys and their match (TrustPolicy, TrustHosts)
 #   stream-framing     a streamed body's framing (Framer: events, JSON Lines, JSON text sequences) in arbitrary chunks,
 #                      against the whole body framed at once
 #   set-cookie         a Set-Cookie value URLSession joined, split into its cookies again (HTTPSyntax.cookies)

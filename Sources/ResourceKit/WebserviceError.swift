@@ -53,8 +53,9 @@ public struct WebserviceError: Error, Sendable {
         /// A transport can't apply a ``TrustPolicy``: thrown by the initializers that take one, never by a load.
         ///
         /// `argument` is the policy's argument that can't be read — `"additionalRoots"`, `"pinnedKeys"` or
-        /// `"clientIdentity"` (or its password) — and `index` the element of it; both are `nil` for a transport that
-        /// can't enforce any policy but the default (`URLSession` on Linux). See <doc:Transports#Trust>.
+        /// `"clientIdentity"` (or its password), or the transport's `"hosts"` — and `index` the element of it; both are
+        /// `nil` for a transport that can't enforce any policy but the default (`URLSession` on Linux). See
+        /// <doc:Transports#Trust>.
         case unusableTrustPolicy(argument: String?, index: Int?)
     }
 
@@ -174,12 +175,15 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         case .unusableTrustPolicy("additionalRoots", let index):
             "TrustPolicy.additionalRoots\(Self.element(index)) is not a PEM or DER certificate."
         case .unusableTrustPolicy("clientIdentity", _):
-            "TrustPolicy.clientIdentity is not a PKCS#12 archive with a certificate and key, or its password is wrong."
+            "TrustPolicy.clientIdentity is not a PKCS#12 archive or PEM with a certificate and one private key, or its "
+                + "password is wrong (or, on Apple platforms, it is PEM, which only a keychain could open)."
+        case .unusableTrustPolicy("hosts", _):
+            "A key of the transport's hosts is not a host name, an IP address or *. followed by a host name."
         case .unusableTrustPolicy(let argument?, let index):
             "TrustPolicy's \(argument)\(Self.element(index)) can't be used."
         case .unusableTrustPolicy(nil, _):
             "This transport can't enforce a TrustPolicy's additional roots, pinned keys or client identity (URLSession "
-                + "on Linux can't); use AsyncHTTPClientTransport(trust:)."
+                + "on Linux can't); use AsyncHTTPClientTransport(trust:hosts:)."
         }
     }
 

@@ -204,9 +204,143 @@ import Testing
         #if canImport(FoundationNetworking)
             let error = #expect(throws: WebserviceError.self) { try URLSessionTransport(trust: pinned) }
             #expect(error?.unusablePolicyArgument == "-")
-            #expect(error?.description.contains("AsyncHTTPClientTransport(trust:)") == true)
+            #expect(error?.description.contains("AsyncHTTPClientTransport(trust:hosts:)") == true)
         #else
             _ = try URLSessionTransport(trust: pinned)
         #endif
+    }
+
+    /// A PEM identity's blocks: a private key block of any kind, its certificates as DER.
+    private static func pemIdentity(certificates: [String], keys: Int) throws -> Data {
+        let key =
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
+        let pems = try certificates.map { String(decoding: try fixture("certificate-\($0).pem"), as: UTF8.self) }
+        return Data((pems.joined() + String(repeating: key, count: keys)).utf8)
+    }
+
+    @Test func pemIdentityIsItsCertificatesAndItsOneKey() throws {
+        let pem = try Self.pemIdentity(certificates: ["ec", "rsa"], keys: 1)
+        let identity = try #require(try TrustPolicy(clientIdentity: pem).checked().identity)
+        #expect(identity.isPEM)
+        let parsed = try #require(identity.pem)
+        #expect(parsed.certificates == [try Self.certificate("ec").der, try Self.certificate("rsa").der])
+        #expect(String(decoding: parsed.key, as: UTF8.self).hasPrefix("-----BEGIN PRIVATE KEY-----\nMIGH"))
+        // The key first, as two files concatenated in either order.
+        let keyFirst = try Self.pemIdentity(certificates: [], keys: 1) + (try fixture("certificate-ec.pem"))
+        #expect(try TrustPolicy(clientIdentity: keyFirst).checked().identity?.pem?.certificates.count == 1)
+        // A PKCS#12 archive is DER: never taken for PEM.
+        #expect(try TrustPolicy(clientIdentity: Data([0x30, 0x82, 0x01, 0x00])).checked().identity?.isPEM == false)
+    }
+
+    @Test(arguments: [(["ec"], 0), ([], 1), (["ec"], 2)])
+    func pemIdentityWithoutACertificateOrOneKeyIsATypedError(certificates: [String], keys: Int) throws {
+        let pem = try Self.pemIdentity(certificates: certificates, keys: keys)
+        let error = #expect(throws: WebserviceError.self) {
+            try TrustPolicy(clientIdentity: pem, identityPassword: "hunter2-secret").checked()
+        }
+        #expect(error?.unusablePolicyArgument == "clientIdentity")
+        #expect(error.map { !"\($0)".contains("hunter2") && !"\($0)".contains("MIGH") } == true)
+    }
+
+    @Test func pemBlockWhoseEndNamesAnotherLabelIsLeftOut() {
+        let pem = Data("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END CERTIFICATE-----\n".utf8)
+        #expect(TrustPolicy.pemBlocks(in: pem).isEmpty)
+        #expect(TrustPolicy.pemBlocks(in: Data("-----BEGIN PRIVATE KEY-----\nAAAA".utf8)).isEmpty)
+    }
+
+    @Test(arguments: keyKinds)
+    func aPinMatchesAnyCertificateOfAVerifiedChain(kind: String) throws {
+        let (der, pin) = try Self.certificate(kind)
+        let other = try Self.certificate(kind == "ec" ? "rsa" : "ec").der
+        let checked = try TrustPolicy(pinnedKeys: [pin]).checked()
+        #expect(checked.pins(chain: [other, der]), "the authority's key, after the leaf")
+        #expect(!checked.pins(chain: [other]))
+        #expect(!checked.pins(chain: [Data]()))
+    }
+
+    @Test func onlyRootsWhoseKeyIsPinnedAnchorAPinningPolicy() throws {
+        let (ec, ecPin) = try Self.certificate("ec")
+        let (rsa, _) = try Self.certificate("rsa")
+        #expect(try TrustPolicy(additionalRoots: [rsa, ec], pinnedKeys: [ecPin]).checked().pinnedRoots == [ec])
+        #expect(try TrustPolicy(additionalRoots: [rsa, ec]).checked().pinnedRoots.isEmpty)
+        let leafPin = Data(count: 32).base64EncodedString()
+        #expect(try TrustPolicy(additionalRoots: [rsa], pinnedKeys: [leafPin]).checked().pinnedRoots.isEmpty)
+    }
+
+    @Test func policyThatTrustsNothingRefusesEveryURLUnsent() throws {
+        let url = try #require(URL(string: "https://example.com/a"))
+        let nothing = try TrustPolicy(trustsSystemRoots: false).checked()
+        #expect(nothing.trustsNothing)
+        let error = #expect(throws: URLError.self) { try nothing.check(url) }
+        #expect(error?.code == .serverCertificateUntrusted)
+        #expect(error?.localizedDescription.contains("before connecting") == true)
+        #expect(
+            try !TrustPolicy(additionalRoots: [fixture("certificate-ec.der")], trustsSystemRoots: false).checked()
+                .trustsNothing)
+        try TrustPolicy().checked().check(url)
+    }
+
+    @Test func newOptionsAreInTheDescriptionWithoutTheKey() throws {
+        let pem = try Self.pemIdentity(certificates: ["ec"], keys: 1)
+        let policy = TrustPolicy(
+            trustsSystemRoots: false, minimumTLSVersion: .v1_3, clientIdentity: pem, identityPassword: "hunter2-secret")
+        var dumped = ""
+        dump(policy, to: &dumped)
+        for text in [String(describing: policy), dumped] {
+            #expect(text.contains("trustsSystemRoots") && text.contains("false") && text.contains("v1_3"), "\(text)")
+            #expect(!text.contains("hunter2") && !text.contains("MIGH") && !text.contains("BEGIN"), "\(text)")
+        }
+    }
+
+    /// Linux `URLSession` can't apply any of a policy's options, for any host: it refuses each when it is made.
+    @Test(arguments: [
+        TrustPolicy(trustsSystemRoots: false), TrustPolicy(minimumTLSVersion: .v1_2),
+        TrustPolicy(minimumTLSVersion: .v1_3),
+    ])
+    func urlSessionTransportRefusesEveryOptionOnLinux(policy: TrustPolicy) throws {
+        let pem = try Self.pemIdentity(certificates: ["ec"], keys: 1)
+        let policies = [policy, TrustPolicy(clientIdentity: pem)]
+        for policy in policies {
+            for (trust, hosts) in [(policy, [:]), (TrustPolicy(), ["api.example.com": policy])] {
+                #if canImport(FoundationNetworking)
+                    let error = #expect(throws: WebserviceError.self) {
+                        try URLSessionTransport(trust: trust, hosts: hosts)
+                    }
+                    #expect(error?.unusablePolicyArgument == "-")
+                #else
+                    _ = try? URLSessionTransport(trust: trust, hosts: hosts)
+                #endif
+            }
+        }
+        // A malformed key is named first, on every platform.
+        let error = #expect(throws: WebserviceError.self) {
+            try URLSessionTransport(trust: policy, hosts: ["*": policy])
+        }
+        #expect(error?.unusablePolicyArgument == "hosts")
+        _ = try URLSessionTransport(trust: TrustPolicy(), hosts: ["api.example.com": TrustPolicy()])
+    }
+
+    /// What `URLSessionTransport` sets as its session's minimum on Apple platforms, for every host.
+    @Test func sessionTakesTheStrictestMinimumTLSVersionOfItsPolicies() throws {
+        let policies: [[TrustPolicy.TLSVersion?]: TrustPolicy.TLSVersion?] = [
+            [nil, nil]: nil, [nil, .v1_2]: .v1_2, [.v1_3, .v1_2]: .v1_3, [.v1_2, .v1_3, nil]: .v1_3,
+        ]
+        for (versions, strictest) in policies {
+            let checked = try versions.map { try TrustPolicy(minimumTLSVersion: $0).checked() }
+            var hosts: [String: CheckedTrust] = [:]
+            for (index, policy) in checked.dropFirst().enumerated() { hosts["host\(index).example"] = policy }
+            #expect(try TrustHosts(fallback: checked[0], hosts: hosts).strictestTLSVersion == strictest, "\(versions)")
+        }
+    }
+
+    @Test(arguments: keyKinds)
+    func chainWithoutAPinnedKeyIsRefusedNamingItsLeaf(kind: String) throws {
+        let (der, pin) = try Self.certificate(kind)
+        let other = try Self.certificate(kind == "ec" ? "rsa" : "ec")
+        let checked = try TrustPolicy(pinnedKeys: [other.pin]).checked()
+        #expect(checked.refusal(ofChain: [der, other.der]) == nil)
+        let refusal = try #require(checked.refusal(ofChain: [der]))
+        #expect(refusal.code == .serverCertificateHasUnknownRoot && refusal.localizedDescription.contains(pin))
+        #expect(checked.refusal(ofChain: [])?.code == .serverCertificateHasUnknownRoot)
     }
 }

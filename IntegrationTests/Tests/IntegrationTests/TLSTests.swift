@@ -114,10 +114,32 @@ enum SystemTrustStore {
         contents.append(try Data(contentsOf: URL(fileURLWithPath: certificates.authority)))
         try contents.write(to: combined)
         defer { try? FileManager.default.removeItem(at: combined) }
-        let script = #"mount --bind "$1" "$2" && shift 2 && exec "$@""#
+        return try await runInChild(test: test, certificates: certificates, mounting: [(combined.path, bundle)])
+    }
+
+    /// Runs `test` of this binary in a child process, with `certificates`, whose `/etc/hosts` also resolves `names` to
+    /// `127.0.0.1`.
+    static func runInChild(resolving names: [String], certificates: TestCertificates, test: String) async throws
+        -> ProgramResult
+    {
+        let hosts = FileManager.default.temporaryDirectory
+            .appendingPathComponent("resourcekit-hosts-\(UUID().uuidString)")
+        var contents = (try? Data(contentsOf: URL(fileURLWithPath: "/etc/hosts"))) ?? Data()
+        contents.append(Data("\n127.0.0.1 \(names.joined(separator: " "))\n".utf8))
+        try contents.write(to: hosts)
+        defer { try? FileManager.default.removeItem(at: hosts) }
+        return try await runInChild(test: test, certificates: certificates, mounting: [(hosts.path, "/etc/hosts")])
+    }
+
+    /// Runs `test` in a child process in a mount namespace of its own, where each file `mounts` names is bound over
+    /// another.
+    private static func runInChild(
+        test: String, certificates: TestCertificates, mounting mounts: [(file: String, over: String)]
+    ) async throws -> ProgramResult {
+        let script = #"while [ "$1" != "--" ]; do mount --bind "$1" "$2" || exit 1; shift 2; done; shift; exec "$@""#
         return try await runTestsInChild(
             filter: test,
             environment: [childKey: "1", TestCertificates.directoryKey: certificates.directory],
-            prefix: ["unshare", "-m", "sh", "-c", script, "sh", combined.path, bundle])
+            prefix: ["unshare", "-m", "sh", "-c", script, "sh"] + mounts.flatMap { [$0.file, $0.over] } + ["--"])
     }
 }

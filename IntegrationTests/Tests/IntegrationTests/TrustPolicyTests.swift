@@ -145,13 +145,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func stockNginxAnswersAMissingOrForeignClientCertificateWithA400(kind: TransportKind) async throws {
         let certificates = try TestCertificates.shared.get()
-        let verifying = """
-            ssl_certificate \(certificates.valid);
-            ssl_certificate_key \(certificates.key);
-            ssl_client_certificate \(certificates.clientAuthority);
-            ssl_verify_client on;
-            location = /counted { return 200 "counted"; }
-            """
+        let verifying = certificates.nginxDirectives() + #"location = /counted { return 200 "counted"; }"#
         let mapped = """
             \(verifying)
             error_page 496 =401 /no-client-certificate;

@@ -22,7 +22,8 @@
     /// let webservice = Webservice(transport: AsyncHTTPClientTransport())
     /// ```
     public struct AsyncHTTPClientTransport: Transport {
-        /// The client that sends the requests.
+        /// The client that sends the requests; with ``init(trust:hosts:)``, the one of `trust`, for hosts `hosts`
+        /// doesn't name (each other policy has a client of its own).
         public let client: HTTPClient
         /// The most redirects to follow for one request, 20 by default; one more fails with
         /// `URLError(.httpTooManyRedirects)`.
@@ -30,9 +31,9 @@
         /// Names of header fields of yours that carry no credential and may follow a redirect to another origin, such
         /// as `X-Request-ID`; only standard harmless fields do otherwise.
         public var crossOriginSafeHeaders: Set<String> = []
-        /// The pinned key digests of ``init(trust:)``'s policy, for refusing `http` URLs; empty otherwise.
-        let pins: Set<Data>
-        /// The client ``init(trust:)`` made, which shuts down once no copy of the transport holds it.
+        /// The clients of ``init(trust:hosts:)``'s policies by host, each with its policy; `nil` otherwise.
+        let routes: TrustHosts<TrustRoute>?
+        /// The clients ``init(trust:hosts:)`` made, which shut down once no copy of the transport holds them.
         let owner: ClientOwner?
 
         /// How many times its compressed size a body may inflate to with ResourceKit's client: well above what JSON
@@ -51,14 +52,14 @@
         /// to redirects, with `decompression` enabled, and with `tracing.tracer = nil` when you trace with
         /// `DistributedTracing`; see <doc:Transports>.
         public init(client: HTTPClient) {
-            self.init(client: client, pins: [], owner: nil)
+            self.init(client: client, routes: nil, owner: nil)
         }
 
-        /// A transport with `client`, which `owner` shuts down when it made it, that sends only https when `pins`
-        /// isn't empty.
-        init(client: HTTPClient, pins: Set<Data>, owner: ClientOwner?) {
+        /// A transport with `client`, or, when `routes` isn't `nil`, the client of each host's policy, which `owner`
+        /// shuts down when it made them.
+        init(client: HTTPClient, routes: TrustHosts<TrustRoute>?, owner: ClientOwner?) {
             self.client = client
-            self.pins = pins
+            self.routes = routes
             self.owner = owner
         }
 
@@ -157,7 +158,10 @@
                         NSURLErrorFailingURLErrorKey: url,
                     ])
             }
-            if !pins.isEmpty, url.scheme?.lowercased() != "https" { throw CheckedTrust.cleartext(url) }
+            // Each hop by its host's policy: a redirect to another host goes through that host's client.
+            let route = routes?.policy(for: url)
+            try route?.trust.check(url)
+            let client = route?.client ?? self.client
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
             var setsUserAgent = false

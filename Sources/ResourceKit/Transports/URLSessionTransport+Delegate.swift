@@ -20,12 +20,12 @@ import Synchronization
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Header names, lowercased, that may reach another origin besides the built-in safe ones.
     let extraSafeHeaders: Set<String>
-    /// The trust policy it applies to each connection's challenges, on Apple platforms.
-    let trust: CheckedTrust?
+    /// The trust policies by host it applies to each connection's challenges, on Apple platforms.
+    let trust: TrustHosts<CheckedTrust>?
     /// The servers the trust policy refused, for reporting why their tasks were cancelled.
     let refusals = TrustRefusals()
 
-    init(extraSafeHeaders: Set<String>, trust: CheckedTrust? = nil) {
+    init(extraSafeHeaders: Set<String>, trust: TrustHosts<CheckedTrust>? = nil) {
         self.extraSafeHeaders = extraSafeHeaders
         self.trust = trust
     }
@@ -39,8 +39,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         // Only to http and https: a server must not send the client to `file:` or another scheme.
         guard request.isHTTP else { return completionHandler(nil) }
-        // Nor to a plain connection when the trust policy pins keys, which it would have none to check.
-        if trust?.pins.isEmpty == false, request.url?.scheme?.lowercased() != "https" { return completionHandler(nil) }
+        // Nor where the new host's trust policy refuses it: to a plain connection when it pins keys, which it would
+        // have none to check, or anywhere when it trusts nothing.
+        if let trust, let url = request.url, (try? trust.policy(for: url).check(url)) == nil {
+            return completionHandler(nil)
+        }
         let redirected = request.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
         let sendsFile = update(task) { $0.sendsFile } ?? false
         if sendsFile || task.originalRequest?.httpBody?.isEmpty == false,

@@ -23,8 +23,8 @@ public final class URLSessionTransport: Transport {
     private let session: URLSession
     /// Whether this transport made ``session``, with a ``SessionDelegate``, and so also invalidates it.
     private let ownsSession: Bool
-    /// Whether the trust policy pins keys, so that only `https` URLs may be sent.
-    private let sendsOnlyHTTPS: Bool
+    /// The trust policies by host, which refuse some URLs unsent (``CheckedTrust/check(_:)``); `nil` without one.
+    private let trust: TrustHosts<CheckedTrust>?
     /// The header fields sent with each request that doesn't set them itself.
     public let additionalHeaderFields: [String: String]
 
@@ -41,32 +41,40 @@ public final class URLSessionTransport: Transport {
         self.init(configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, checked: nil)
     }
 
-    /// Creates a transport with its own session for `configuration` that applies `trust`, on Apple platforms; see
-    /// <doc:Transports#Trust>.
+    /// Creates a transport with its own session for `configuration` that applies `trust` to every server but those
+    /// `hosts` names, which get theirs, on Apple platforms; see <doc:Transports#Trust>.
     ///
-    /// On Linux, `URLSession` can't enforce a policy with roots, pins or an identity: use
-    /// `AsyncHTTPClientTransport(trust:)` there.
+    /// On Linux, `URLSession` can't enforce a policy with roots, pins, a minimum version or an identity: use
+    /// `AsyncHTTPClientTransport(trust:hosts:)` there.
     ///
-    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(argument:index:)`` when a pin, a root or the identity
-    ///   can't be read, or, on Linux, for any policy but the default.
+    /// - Throws: ``WebserviceError/Reason/unusableTrustPolicy(argument:index:)`` when a pin, a root or an identity
+    ///   can't be read, or a key of `hosts` isn't a host; on Linux, for any policy but the default.
     public convenience init(
         configuration: URLSessionConfiguration = .resourceKitDefault,
         crossOriginSafeHeaders: Set<String> = [],
-        trust: TrustPolicy
+        trust: TrustPolicy,
+        hosts: [String: TrustPolicy] = [:]
     ) throws(WebserviceError) {
-        let checked = try trust.checked()
+        let policies = try TrustHosts(fallback: trust, hosts: hosts)
+        let checked = try policies.map { policy throws(WebserviceError) in try policy.checked() }
+        let isDefault = policies.policies.allSatisfy(\.isDefault)
         #if canImport(FoundationNetworking)
-            guard trust.isDefault else { throw WebserviceError.trustUnsupportedByTransport }
+            guard isDefault else { throw WebserviceError.trustUnsupportedByTransport }
         #else
-            try SessionDelegate.check(checked)
+            for policy in checked.policies { try SessionDelegate.check(policy) }
+            let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+            SessionDelegate.require(checked.strictestTLSVersion, in: configuration)
         #endif
         self.init(
             configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders,
-            checked: trust.isDefault ? nil : checked)
+            checked: isDefault ? nil : checked)
     }
 
     /// A transport with its own session for `configuration`, whose delegate applies `checked` when it isn't `nil`.
-    private init(configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>, checked: CheckedTrust?) {
+    private init(
+        configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>,
+        checked: TrustHosts<CheckedTrust>?
+    ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
         additionalHeaderFields = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
@@ -78,7 +86,7 @@ public final class URLSessionTransport: Transport {
             delegateQueue: Self.delegateQueue()
         )
         ownsSession = true
-        sendsOnlyHTTPS = checked?.pins.isEmpty == false
+        trust = checked
     }
 
     /// The queue for the own session's delegate, whose calls never wait: on Linux one that runs each call on curl's
@@ -97,7 +105,7 @@ public final class URLSessionTransport: Transport {
     public init(session: URLSession) {
         self.session = session
         ownsSession = false
-        sendsOnlyHTTPS = false
+        trust = nil
         additionalHeaderFields = Self.additionalHeaders(of: session.configuration, adding: [:])
     }
 
@@ -160,10 +168,11 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Throws for an `http` request when the session's trust policy pins keys: a plain connection has none to check.
+    /// Throws for a request its host's trust policy refuses unsent: an `http` one when it pins keys (a plain
+    /// connection has none to check), any when it trusts nothing.
     private func requireSecure(_ request: URLRequest) throws {
-        guard sendsOnlyHTTPS, let url = request.url, url.scheme?.lowercased() != "https" else { return }
-        throw CheckedTrust.cleartext(url)
+        guard let trust, let url = request.url else { return }
+        try trust.policy(for: url).check(url)
     }
 
     /// `defaults` with the configuration's `httpAdditionalHeaders` as strings, which win over a default of the same

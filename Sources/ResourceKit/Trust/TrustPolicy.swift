@@ -1,19 +1,24 @@
 import Foundation
 
-/// Which servers a transport trusts besides the system's certificate authorities, which keys it insists on, and the
-/// certificate it presents: a value you pass to a transport's initializer; see <doc:Transports#Trust>.
+/// Which servers a transport trusts (the system's certificate authorities, yours, or only yours), which keys it insists
+/// on, the oldest TLS version it accepts and the certificate it presents: a value you pass to a transport's
+/// initializer; see <doc:Transports#Trust>.
 ///
 /// ```swift
 /// let policy = TrustPolicy(pinnedKeys: ["current+key+pin=", "backup+key+pin="])
 /// let webservice = Webservice(transport: try AsyncHTTPClientTransport(trust: policy))
 /// ```
 public struct TrustPolicy: Sendable, CustomReflectable {
-    /// Certificates of authorities to trust besides the system's.
+    /// Certificates of authorities to trust, besides the system's unless ``trustsSystemRoots`` is false.
     let additionalRoots: [Data]
-    /// Base64 SHA-256 digests of public keys, one of which the server's certificate must have.
+    /// Base64 SHA-256 digests of public keys, one of which a certificate of the server's chain must have.
     let pinnedKeys: [String]
     /// The certificate and key presented to a server that asks for one.
     let clientIdentity: ClientIdentity?
+    /// Whether the system's certificate authorities are trusted; without them only `additionalRoots` are.
+    let trustsSystemRoots: Bool
+    /// The oldest TLS version accepted, or `nil` for the transport's default.
+    let minimumTLSVersion: TLSVersion?
 
     /// Creates a policy; by default it trusts the system's authorities only, pins nothing and presents nothing.
     ///
@@ -21,49 +26,80 @@ public struct TrustPolicy: Sendable, CustomReflectable {
     /// let mutual = TrustPolicy(additionalRoots: [caPEM], clientIdentity: p12, identityPassword: password)
     /// ```
     ///
-    /// Its description, debug description and dump show the number of roots, the pins and the archive's size, never
-    /// the password.
+    /// Its description, debug description and dump show the number of roots, the pins and the identity's size, never
+    /// the password or the key.
     ///
     /// - Parameters:
-    ///   - additionalRoots: Certificates of authorities to trust besides the system's, such as a private CA, each PEM
-    ///     (one or more certificates) or DER.
-    ///   - pinnedKeys: Base64 SHA-256 digests of public keys (SubjectPublicKeyInfo), one of which the server's
-    ///     certificate must have. List a backup key's too, so the server can rotate to it.
-    ///   - clientIdentity: A PKCS#12 archive (`.p12`) with the certificate, its chain and its private key, presented
-    ///     to a server that asks for one (mutual TLS).
-    ///   - identityPassword: The password that opens `clientIdentity`.
+    ///   - additionalRoots: Certificates of authorities to trust, such as a private CA, each PEM (one or more
+    ///     certificates) or DER.
+    ///   - trustsSystemRoots: Whether the system's authorities are trusted too; with `false`, only `additionalRoots`
+    ///     are, and a policy with none trusts no server.
+    ///   - pinnedKeys: Base64 SHA-256 digests of public keys (SubjectPublicKeyInfo), one of which a certificate of the
+    ///     server's verified chain must have: with `AsyncHTTPClientTransport`, the leaf or one of `additionalRoots`.
+    ///     List a backup key's too, so the server can rotate to it.
+    ///   - minimumTLSVersion: The oldest TLS version a connection may use; `nil` leaves the transport's default.
+    ///   - clientIdentity: A certificate and its private key presented to a server that asks for one (mutual TLS):
+    ///     a PKCS#12 archive (`.p12`) with its chain, or PEM with one or more `CERTIFICATE` blocks and one private key.
+    ///   - identityPassword: The password that opens `clientIdentity`, or its encrypted PEM key.
     public init(
-        additionalRoots: [Data] = [], pinnedKeys: [String] = [], clientIdentity: Data? = nil,
-        identityPassword: String = ""
+        additionalRoots: [Data] = [], trustsSystemRoots: Bool = true, pinnedKeys: [String] = [],
+        minimumTLSVersion: TLSVersion? = nil, clientIdentity: Data? = nil, identityPassword: String = ""
     ) {
         self.additionalRoots = additionalRoots
+        self.trustsSystemRoots = trustsSystemRoots
         self.pinnedKeys = pinnedKeys
-        self.clientIdentity = clientIdentity.map { ClientIdentity(pkcs12: $0, password: identityPassword) }
+        self.minimumTLSVersion = minimumTLSVersion
+        self.clientIdentity = clientIdentity.map { ClientIdentity(bytes: $0, password: identityPassword) }
+    }
+
+    /// A TLS version a ``TrustPolicy`` may require at least; see <doc:Transports#Trust>.
+    public enum TLSVersion: Sendable, Hashable {
+        /// TLS 1.2 (RFC 5246).
+        case v1_2
+        /// TLS 1.3 (RFC 8446).
+        case v1_3
     }
 
     /// The number of roots, the pins and the identity archive's size, never its password: what `print`, `dump` and
     /// string interpolation show.
     public var customMirror: Mirror {
-        let identity = clientIdentity.map { "\($0.pkcs12.count) bytes, password: <redacted>" } ?? "nil"
+        let identity = clientIdentity.map { "\($0.bytes.count) bytes, password: <redacted>" } ?? "nil"
+        let version = minimumTLSVersion.map { "\($0)" } ?? "nil"
         return Mirror(
             self,
             children: [
-                "additionalRoots": additionalRoots.count, "pinnedKeys": pinnedKeys, "clientIdentity": identity,
+                "additionalRoots": additionalRoots.count, "trustsSystemRoots": trustsSystemRoots,
+                "pinnedKeys": pinnedKeys, "minimumTLSVersion": version, "clientIdentity": identity,
             ],
             displayStyle: .struct)
     }
 
-    /// A client certificate and its private key, as a PKCS#12 archive (`.p12`) and the password that opens it.
+    /// A client certificate and its private key, as a PKCS#12 archive (`.p12`) or PEM, and the password that opens
+    /// it.
     struct ClientIdentity: Sendable, Hashable {
-        /// The PKCS#12 archive's bytes: the certificate, its chain and its private key.
-        var pkcs12: Data
-        /// The password that opens the archive.
+        /// The archive's or the PEM's bytes: the certificate, its chain and its private key.
+        var bytes: Data
+        /// The password that opens the archive or the encrypted PEM key.
         var password: String
+
+        /// Whether the identity is PEM rather than PKCS#12 (which is DER, so never begins a PEM block).
+        var isPEM: Bool { bytes.range(of: Data("-----BEGIN".utf8)) != nil }
+
+        /// The DER certificates and the PEM private key block of a PEM identity, or `nil` when it has no certificate or
+        /// not exactly one private key.
+        var pem: (certificates: [Data], key: Data)? {
+            let certificates = TrustPolicy.derCertificates(in: bytes)
+            guard isPEM, !certificates.isEmpty else { return nil }
+            let keys = TrustPolicy.pemBlocks(in: bytes).filter { $0.label.hasSuffix("PRIVATE KEY") }
+            guard keys.count == 1, let key = keys.first else { return nil }
+            return (certificates, key.block)
+        }
     }
 
     /// Whether the policy asks for nothing beyond the system's trust.
     var isDefault: Bool {
-        additionalRoots.isEmpty && pinnedKeys.isEmpty && clientIdentity == nil
+        additionalRoots.isEmpty && pinnedKeys.isEmpty && clientIdentity == nil && trustsSystemRoots
+            && minimumTLSVersion == nil
     }
 
     /// The policy in the form a transport applies it: the roots as DER certificates, the pins as digests.
@@ -83,7 +119,12 @@ public struct TrustPolicy: Sendable, CustomReflectable {
             guard let digest = Self.digest(ofPin: pin) else { throw WebserviceError.malformedPin(index: index) }
             pins.insert(digest)
         }
-        return CheckedTrust(roots: roots, pins: pins, identity: clientIdentity)
+        if let clientIdentity, clientIdentity.isPEM, clientIdentity.pem == nil {
+            throw WebserviceError.unreadableIdentity
+        }
+        return CheckedTrust(
+            roots: roots, pins: pins, identity: clientIdentity, trustsSystemRoots: trustsSystemRoots,
+            minimumTLSVersion: minimumTLSVersion)
     }
 
     /// The 32 bytes `pin` is the base64 of, ignoring spaces and line breaks around it; `nil` for anything else.
@@ -110,6 +151,27 @@ public struct TrustPolicy: Sendable, CustomReflectable {
         }
         return certificates
     }
+
+    /// The PEM blocks of `pem` in order: each one's label (`CERTIFICATE`, `PRIVATE KEY`, …) and its bytes from
+    /// `-----BEGIN` to the end of its `-----END` line; a block without its end is left out.
+    static func pemBlocks(in pem: Data) -> [(label: String, block: Data)] {
+        let (begin, end, dashes) = (Data("-----BEGIN ".utf8), Data("-----END ".utf8), Data("-----".utf8))
+        var blocks: [(label: String, block: Data)] = []
+        var rest = pem[...]
+        while let start = rest.range(of: begin),
+            let labelEnd = rest.range(of: dashes, in: start.upperBound..<rest.endIndex),
+            let stop = rest.range(of: end, in: labelEnd.upperBound..<rest.endIndex),
+            let stopEnd = rest.range(of: dashes, in: stop.upperBound..<rest.endIndex)
+        {
+            let label = String(decoding: rest[start.upperBound..<labelEnd.lowerBound], as: UTF8.self)
+            // Only a block whose end names the same label.
+            if rest[stop.upperBound..<stopEnd.lowerBound].elementsEqual(label.utf8) {
+                blocks.append((label, Data(rest[start.lowerBound..<stopEnd.upperBound]) + Data("\n".utf8)))
+            }
+            rest = rest[stopEnd.upperBound...]
+        }
+        return blocks
+    }
 }
 
 /// A ``TrustPolicy`` checked and decoded, as a transport applies it.
@@ -120,10 +182,35 @@ struct CheckedTrust: Sendable, Hashable {
     let pins: Set<Data>
     /// The client identity, still to be opened by the transport's TLS library.
     let identity: TrustPolicy.ClientIdentity?
+    /// Whether the system's authorities are trusted besides ``roots``.
+    let trustsSystemRoots: Bool
+    /// The oldest TLS version accepted, or `nil` for the transport's default.
+    let minimumTLSVersion: TrustPolicy.TLSVersion?
+
+    /// Whether the policy trusts no server at all: neither the system's authorities nor a root of its own.
+    var trustsNothing: Bool { !trustsSystemRoots && roots.isEmpty }
+
+    /// The DER certificates of ``roots`` whose key is pinned: with AsyncHTTPClient, the only anchors when there are
+    /// any, so that every verified chain ends at a pinned key.
+    var pinnedRoots: [Data] {
+        pins.isEmpty ? [] : roots.joined().filter { Self.pin(of: $0).map(pins.contains) ?? false }
+    }
 
     /// Whether the DER certificate `leaf` has a pinned key; always true when nothing is pinned.
     func pins(_ leaf: some ContiguousBytes) -> Bool {
-        pins.isEmpty || Self.pin(of: leaf).map(pins.contains) ?? false
+        pins(chain: [leaf])
+    }
+
+    /// Whether a certificate of `chain`, a verified chain of DER certificates, has a pinned key; always true when
+    /// nothing is pinned.
+    func pins(chain: [some ContiguousBytes]) -> Bool {
+        pins.isEmpty || chain.contains { Self.pin(of: $0).map(pins.contains) ?? false }
+    }
+
+    /// Why this policy refuses a server whose verified chain is `chain` (DER, leaf first), or `nil` when a certificate
+    /// of it has a pinned key.
+    func refusal(ofChain chain: [Data]) -> URLError? {
+        pins(chain: chain) ? nil : Self.unpinned(chain.first ?? Data(), url: nil)
     }
 
     /// The SHA-256 digest of the SubjectPublicKeyInfo of the DER certificate `certificate`, or `nil` when it isn't one.
@@ -142,6 +229,21 @@ struct CheckedTrust: Sendable, Hashable {
         ]
         userInfo[NSURLErrorFailingURLErrorKey] = url
         return URLError(.serverCertificateHasUnknownRoot, userInfo: userInfo)
+    }
+
+    /// Throws the `URLError` that refuses `url`, unsent, when this policy is its host's: a policy that trusts nothing
+    /// refuses every URL, one that pins keys an `http` URL.
+    func check(_ url: URL) throws(URLError) {
+        if trustsNothing {
+            throw URLError(
+                .serverCertificateUntrusted,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No trust policy of the transport trusts this host: it was refused before connecting.",
+                    NSURLErrorFailingURLErrorKey: url,
+                ])
+        }
+        if !pins.isEmpty, url.scheme?.lowercased() != "https" { throw Self.cleartext(url) }
     }
 
     /// The error for an `http` URL sent by a transport that pins keys: a plain connection has no key to check.
@@ -167,8 +269,11 @@ extension WebserviceError {
         Self(.unusableTrustPolicy(argument: "additionalRoots", index: index))
     }
 
-    /// The client identity isn't a PKCS#12 archive with a certificate and key, or its password is wrong.
+    /// The client identity isn't a PKCS#12 archive or PEM with a certificate and a key, or its password is wrong.
     static let unreadableIdentity = Self(.unusableTrustPolicy(argument: "clientIdentity", index: nil))
+
+    /// A key of a transport's `hosts` isn't a host name, an IP address or `*.` and a host name.
+    static let malformedHost = Self(.unusableTrustPolicy(argument: "hosts", index: nil))
 
     /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
     static let trustUnsupportedByTransport = Self(.unusableTrustPolicy(argument: nil, index: nil))

@@ -27,13 +27,19 @@ final class TrustRefusals: Sendable {
     private static func key(host: String, port: Int) -> String { "\(host.lowercased()):\(port)" }
 }
 
+// Apple platforms only: Linux `URLSession` doesn't let a delegate evaluate a server's certificate, so
+// `URLSessionTransport(configuration:crossOriginSafeHeaders:trust:hosts:)` refuses a policy there. What can be plain
+// Swift (the pin match, the refusals, the strictest version) is in `CheckedTrust` and `TrustHosts`, where Linux tests it.
 #if canImport(Security) && !canImport(FoundationNetworking)
     import Security
 
-    // Apple platforms only: Linux `URLSession` doesn't let a delegate evaluate a server's certificate, so
-    // `URLSessionTransport(configuration:crossOriginSafeHeaders:trust:)` refuses a policy there.
-
     extension SessionDelegate {
+        /// Sets the session's minimum TLS version, the strictest of its policies': it is the session's, not a host's.
+        static func require(_ version: TrustPolicy.TLSVersion?, in configuration: URLSessionConfiguration) {
+            guard let version else { return }
+            configuration.tlsMinimumSupportedProtocolVersion = version == .v1_3 ? .TLSv13 : .TLSv12
+        }
+
         /// Throws when `trust`'s roots or identity can't be read by the Security framework.
         static func check(_ trust: CheckedTrust) throws(WebserviceError) {
             for (index, certificates) in trust.roots.enumerated()
@@ -45,15 +51,15 @@ final class TrustRefusals: Sendable {
             }
         }
 
-        /// Answers a connection's challenges with the trust policy: a server's certificate, checked against the
-        /// system's and the additional roots, then the pins; the client identity, when the server asks for one.
+        /// Answers a connection's challenges with its host's trust policy: a server's certificate, checked against
+        /// the policy's authorities, then the pins; the client identity, when the server asks for one.
         func urlSession(
             _ session: URLSession,
             didReceive challenge: URLAuthenticationChallenge,
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
             let space = challenge.protectionSpace
-            switch (trust, space.authenticationMethod, space.serverTrust) {
+            switch (trust?.policy(forHost: space.host), space.authenticationMethod, space.serverTrust) {
             case (let trust?, NSURLAuthenticationMethodServerTrust, let serverTrust?):
                 // Recorded before the task fails, so the transport reports why instead of `.cancelled`.
                 let refusal = Self.refusal(of: serverTrust, by: trust)
@@ -73,10 +79,10 @@ final class TrustRefusals: Sendable {
 
         /// Why `trust` refuses the server of `serverTrust`, or `nil` when it accepts it.
         private static func refusal(of serverTrust: SecTrust, by trust: CheckedTrust) -> URLError? {
-            let roots = anchors(trust.roots.flatMap { $0 })
-            if !roots.isEmpty {
+            let roots = anchors(Array(trust.roots.joined()))
+            if !roots.isEmpty || !trust.trustsSystemRoots {
                 SecTrustSetAnchorCertificates(serverTrust, roots as CFArray)
-                SecTrustSetAnchorCertificatesOnly(serverTrust, false)  // The system's roots too.
+                SecTrustSetAnchorCertificatesOnly(serverTrust, !trust.trustsSystemRoots)
             }
             var failure: CFError?
             guard SecTrustEvaluateWithError(serverTrust, &failure) else {
@@ -85,9 +91,9 @@ final class TrustRefusals: Sendable {
                     .serverCertificateUntrusted, reason: reason,
                     underlying: failure.map { $0 as any Error } ?? URLError(.serverCertificateUntrusted), url: nil)
             }
-            let leaf = (SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate])?.first
-            let der = leaf.map { SecCertificateCopyData($0) as Data } ?? Data()
-            return trust.pins(der) ? nil : CheckedTrust.unpinned(der, url: nil)
+            // The chain the evaluation verified, leaf first: a pin of any of its keys matches.
+            let chain = SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate] ?? []
+            return trust.refusal(ofChain: chain.map { SecCertificateCopyData($0) as Data })
         }
 
         /// The Security framework's certificates of the DER `certificates` it can read.
@@ -95,11 +101,12 @@ final class TrustRefusals: Sendable {
             certificates.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
         }
 
-        /// The credential of `identity`'s PKCS#12 archive, or `nil` when it can't be opened with its password.
+        /// The credential of a PKCS#12 `identity`; `nil` when its password doesn't open it, or for PEM, which the
+        /// Security framework makes an identity of only in a keychain.
         private static func credential(for identity: TrustPolicy.ClientIdentity) -> URLCredential? {
             var items: CFArray?
             let options = [kSecImportExportPassphrase as String: identity.password] as CFDictionary
-            guard SecPKCS12Import(identity.pkcs12 as CFData, options, &items) == errSecSuccess,
+            guard !identity.isPEM, SecPKCS12Import(identity.bytes as CFData, options, &items) == errSecSuccess,
                 let first = (items as? [[String: Any]])?.first,
                 let value = first[kSecImportItemIdentity as String],
                 CFGetTypeID(value as AnyObject) == SecIdentityGetTypeID()

@@ -82,7 +82,7 @@ private func startNginx(in directory: String, servers: [(port: Int, directives: 
 }
 
 /// `count` loopback ports that were free a moment ago.
-private func freePorts(_ count: Int) async throws -> [Int] {
+func freePorts(_ count: Int) async throws -> [Int] {
     var channels: [any Channel] = []
     for _ in 0..<count {
         channels.append(

@@ -32,6 +32,25 @@ struct TestCertificates: Sendable {
     var clientIdentity: String { path("client.p12") }
     /// A client certificate of the server's authority, not ``clientAuthority``, PKCS#12 with ``identityPassword``.
     var strangerIdentity: String { path("stranger.p12") }
+    /// A client certificate of ``clientAuthority`` and its unencrypted key, PEM, one file.
+    var clientPEMIdentity: String { path("client-identity.pem") }
+    /// ``clientPEMIdentity`` with its key encrypted with ``identityPassword``.
+    var clientEncryptedPEMIdentity: String { path("client-identity-encrypted.pem") }
+    /// An intermediate authority the CA signed.
+    var intermediate: String { path("intermediate.pem") }
+    /// A certificate of ``intermediate`` for `127.0.0.1` and `localhost` with ``key``, followed by ``intermediate``: the
+    /// chain a server presents.
+    var chained: String { path("chained.pem") }
+    /// The pin of the CA's key.
+    var authorityPin: String { get throws { try pin("ca") } }
+    /// The pin of ``intermediate``'s key.
+    var intermediatePin: String { get throws { try pin("intermediate") } }
+    /// A second CA, which signed ``otherAuthoritySigned``.
+    var otherAuthority: String { path("other-ca.pem") }
+    /// A certificate of ``otherAuthority`` for `127.0.0.1` and `localhost` with ``key``.
+    var otherAuthoritySigned: String { path("other-signed.pem") }
+    /// Valid for `api.wild.test` and `a.b.wild.test`, names a test resolves in a child process of its own.
+    var wildcardNames: String { path("wild.pem") }
     /// The password of the PKCS#12 archives.
     static let identityPassword = "resourcekit-test-password"
 
@@ -68,6 +87,14 @@ struct TestCertificates: Sendable {
         return configuration
     }
 
+    /// nginx's directives for a server that presents ``valid`` and, with `verifyingClients`, requires a client
+    /// certificate of ``clientAuthority`` (`ssl_verify_client on`).
+    func nginxDirectives(verifyingClients: Bool = true) -> String {
+        let server = "ssl_certificate \(valid);\nssl_certificate_key \(key);\n"
+        guard verifyingClients else { return server }
+        return server + "ssl_client_certificate \(clientAuthority);\nssl_verify_client on;\n"
+    }
+
     /// The base64 digest in `name.digest`.
     private func pin(_ name: String) throws -> String {
         try Data(contentsOf: URL(fileURLWithPath: path("\(name).digest"))).base64EncodedString()
@@ -100,6 +127,7 @@ struct TestCertificates: Sendable {
                     + ["-extfile", path("\(extensions).ext"), "-out", path("\(name).pem")])
         }
         try makeRotationAndClients(in: certificates)
+        try makeChainsAndPEMIdentities(in: certificates)
         return certificates
     }
 
@@ -136,6 +164,54 @@ struct TestCertificates: Sendable {
             ])
             try openssl(["dgst", "-sha256", "-binary", "-out", path("\(name).digest"), path("\(name).spki")])
         }
+    }
+
+    /// Makes the intermediate and its chain, the second CA and its certificate, the PEM identities and the CA's and
+    /// the intermediate's pins.
+    private static func makeChainsAndPEMIdentities(in certificates: TestCertificates) throws {
+        let path = certificates.path
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try Data("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".utf8)
+            .write(to: URL(fileURLWithPath: path("authority.ext")))
+        try openssl(
+            ["req"] + curve + ["-keyout", path("intermediate.key"), "-out", path("intermediate.csr")]
+                + ["-subj", "/CN=ResourceKit Test Intermediate"])
+        try openssl(
+            ["req", "-x509"] + curve + ["-keyout", path("other-ca.key"), "-out", path("other-ca.pem"), "-days", "2"]
+                + ["-subj", "/CN=ResourceKit Other Test CA", "-addext", "basicConstraints=critical,CA:TRUE"]
+                + ["-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try Data("subjectAltName=DNS:api.wild.test,DNS:a.b.wild.test\n".utf8)
+            .write(to: URL(fileURLWithPath: path("wild.ext")))
+        for (name, request, authority, extensions) in [
+            ("wild", "server", "ca", "wild"), ("intermediate", "intermediate", "ca", "authority"),
+            ("leaf-of-intermediate", "server", "intermediate", "loopback"),
+            ("other-signed", "server", "other-ca", "loopback"),
+        ] {
+            try openssl(
+                ["x509", "-req", "-in", path("\(request).csr"), "-CA", path("\(authority).pem")]
+                    + ["-CAkey", path("\(authority).key"), "-set_serial", "\(Int.random(in: 1...Int(Int32.max)))"]
+                    + ["-days", "1", "-extfile", path("\(extensions).ext"), "-out", path("\(name).pem")])
+        }
+        try concatenate(["leaf-of-intermediate.pem", "intermediate.pem"], into: "chained.pem", in: certificates)
+        try concatenate(["client.pem", "client.key"], into: "client-identity.pem", in: certificates)
+        try openssl(
+            ["pkey", "-in", path("client.key"), "-aes256", "-passout", "pass:\(identityPassword)"]
+                + ["-out", path("client-encrypted.key")])
+        try concatenate(
+            ["client.pem", "client-encrypted.key"], into: "client-identity-encrypted.pem", in: certificates)
+        for name in ["ca", "intermediate"] {
+            try openssl([
+                "pkey", "-in", path("\(name).key"), "-pubout", "-outform", "der", "-out", path("\(name).spki"),
+            ])
+            try openssl(["dgst", "-sha256", "-binary", "-out", path("\(name).digest"), path("\(name).spki")])
+        }
+    }
+
+    /// Writes the files `names` one after another into the file `name`.
+    private static func concatenate(_ names: [String], into name: String, in certificates: TestCertificates) throws {
+        var contents = Data()
+        for part in names { contents.append(try Data(contentsOf: URL(fileURLWithPath: certificates.path(part)))) }
+        try contents.write(to: URL(fileURLWithPath: certificates.path(name)))
     }
 
     private static func openssl(_ arguments: [String]) throws {

@@ -66,25 +66,30 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    /// A transport of this kind that applies `policy`.
-    func transport(trust policy: TrustPolicy) throws(WebserviceError) -> any Transport {
+    /// A transport of this kind that applies `policy`, and `hosts`' policies to their hosts.
+    func transport(trust policy: TrustPolicy, hosts: [String: TrustPolicy] = [:]) throws(WebserviceError)
+        -> any Transport
+    {
         switch self {
-        case .urlSession: try URLSessionTransport(configuration: .ephemeral, trust: policy)
-        case .asyncHTTPClient, .publicAPI: try AsyncHTTPClientTransport(trust: policy)
+        case .urlSession: try URLSessionTransport(configuration: .ephemeral, trust: policy, hosts: hosts)
+        case .asyncHTTPClient, .publicAPI: try AsyncHTTPClientTransport(trust: policy, hosts: hosts)
         }
     }
 
-    /// Runs `body` with a web service whose transport of this kind applies `policy`; for `URLSession` on Linux,
-    /// which can't enforce a policy, checks instead that the transport refuses it (and any but the default).
-    func withWebservice(trust policy: TrustPolicy, _ body: (Webservice) async throws -> Void) async throws {
+    /// Runs `body` with a web service whose transport of this kind applies `policy`, and `hosts`' policies to their
+    /// hosts; for `URLSession` on Linux, which can't enforce a policy, checks instead that the transport refuses it
+    /// (and any but the default).
+    func withWebservice(
+        trust policy: TrustPolicy, hosts: [String: TrustPolicy] = [:], _ body: (Webservice) async throws -> Void
+    ) async throws {
         #if canImport(FoundationNetworking)
-            if self == .urlSession, !policy.isDefault {
-                let error = #expect(throws: WebserviceError.self) { try transport(trust: policy) }
+            if self == .urlSession, !([policy] + hosts.values).allSatisfy(\.isDefault) {
+                let error = #expect(throws: WebserviceError.self) { try transport(trust: policy, hosts: hosts) }
                 #expect(error?.unusablePolicyArgument == "-")
                 return
             }
         #endif
-        try await body(Webservice(transport: transport(trust: policy)))
+        try await body(Webservice(transport: transport(trust: policy, hosts: hosts)))
     }
 
     /// Runs `body` with a web service of this transport whose idle timeout (no byte for that long) is `seconds`:
