@@ -111,9 +111,9 @@ enum Instructions {
                 switch arguments[0] {
                 case "middleware": try MiddlewareShape.variants(small: small, options: options)
                 case "metrics":
-                    try TelemetryShape.variants(small: small, options: options, middleware: TelemetryShape.metrics)
+                    try MiddlewareShape.variants(small: small, options: options, middleware: [TelemetryShape.metrics])
                 case "logging":
-                    try TelemetryShape.variants(small: small, options: options, middleware: TelemetryShape.logging)
+                    try MiddlewareShape.variants(small: small, options: options, middleware: [TelemetryShape.logging])
                 default: try OverheadShape.variants(small: small, options: options)
                 }
             for _ in 0..<(10 + loads) {

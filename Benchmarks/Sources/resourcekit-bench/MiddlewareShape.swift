@@ -21,17 +21,18 @@ enum MiddlewareShape {
         }
     }
 
-    /// One load of `small` through four no-op middleware, and one through none, each checked.
+    /// One load of `small` through `middleware`, four no-op ones by default, and one through none, each checked.
     static func variants(
         small: Data,
-        options: Options
+        options: Options,
+        middleware: [any Middleware] = Array(repeating: NoOp(), count: count)
     ) throws -> (library: @Sendable () async throws -> Void, raw: @Sendable () async throws -> Void) {
         let url = options.url(Endpoint.small.rawValue)
         let headers = ["Content-Type": "application/json", "Content-Length": "\(small.count)"]
         guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
         else { throw BenchError("can't make an HTTPURLResponse for \(url)") }
         let transport = OverheadShape.InMemoryTransport(body: small, response: response)
-        let chained = Webservice(transport: transport, middleware: Array(repeating: NoOp(), count: count))
+        let chained = Webservice(transport: transport, middleware: middleware)
         let direct = Webservice(transport: transport)
         let resource = Resource<[Item]>(get: url, decoder: JSONDecoder.items())
         return (
