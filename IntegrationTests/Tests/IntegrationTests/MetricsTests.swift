@@ -187,7 +187,7 @@ import Testing
         #expect(common("BREW", "http://api.example.com:8080/episodes")[0] == "http.request.method=_OTHER")
         #expect(
             common("POST", "HTTPS://API.example.com/")[1...] == [
-                "server.address=API.example.com", "server.port=443", "url.scheme=https",
+                "server.address=api.example.com", "server.port=443", "url.scheme=https",
             ])
         #expect(common("GET", "http://[::1]:9/x")[1...2] == ["server.address=::1", "server.port=9"])
     }

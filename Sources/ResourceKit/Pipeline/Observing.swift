@@ -20,10 +20,9 @@ struct Observing: Middleware {
             observer(WebserviceEvent(kind, request: request, context: context, countsBody: countsBody))
             return response
         } catch {
-            if !(error is CancellationError) {
-                let kind = WebserviceEvent.Kind.failed(error, duration: Uptime.seconds(since: start))
-                observer(WebserviceEvent(kind, request: request, context: context))
-            }
+            // A cancellation too: every request sent ends with one event, which metrics count on.
+            let kind = WebserviceEvent.Kind.failed(error, duration: Uptime.seconds(since: start))
+            observer(WebserviceEvent(kind, request: request, context: context))
             throw error
         }
     }

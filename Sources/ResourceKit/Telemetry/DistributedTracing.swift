@@ -40,12 +40,12 @@
             // No caller's trace: the load's span, started by the first request to pass, is the parent of every
             // request's span, whatever the middleware's place; the web service ends it with the load. Called outside
             // a load (a test's `LoadContext()`), the span is the middleware's own.
-            let method = HTTPClientConventions.method(request.httpMethod ?? "GET")
             let load = context.loadSpan ?? LoadSpan()
-            let parent = load.context {
-                let span = tracer.startSpan(context.name.map { Redaction.scrub($0) } ?? method, context: .topLevel)
-                span.attributes["http.request.method"] = method
-                return span
+            guard
+                let parent = load.context(startingWith: { Self.startSpan(of: request, context: context, with: tracer) })
+            else {
+                // The load has ended (its deadline passed) while this request was still on its way: no trace.
+                return try await next(request, context)
             }
             context.trace = LoadContext.Trace(tracer: tracer, parent: parent)
             guard context.loadSpan == nil else { return try await next(request, context) }
@@ -58,27 +58,62 @@
                 throw error
             }
         }
+
+        /// The span of a load whose caller has no trace, named for its resource or its method (`HTTP` for a method
+        /// OpenTelemetry doesn't name).
+        private static func startSpan(of request: URLRequest, context: LoadContext, with tracer: any Tracer) -> any Span
+        {
+            let method = HTTPClientConventions.method(request.httpMethod ?? "GET")
+            let name = context.name.map { Redaction.scrub($0) } ?? (method == "_OTHER" ? "HTTP" : method)
+            let span = tracer.startSpan(name, context: .topLevel)
+            span.attributes["http.request.method"] = method
+            return span
+        }
     }
 
     /// The span of a load whose caller has no trace: started by the first request ``DistributedTracing`` passes, ended
-    /// by the web service when the load has its answer.
+    /// by the web service when the load has its answer; none starts after that.
     final class LoadSpan: Sendable {
-        private let span = Mutex<(any Span)?>(nil)
+        private enum State {
+            case idle
+            case started(any Span)
+            case ended
+        }
 
-        /// The context of the load's span, which `start` starts when the load has none yet.
-        func context(startingWith start: () -> any Span) -> ServiceContext {
-            span.withLock { span in
-                if let span { return span.context }
-                let started = start()
-                span = started
-                return started.context
+        private let state = Mutex(State.idle)
+
+        /// The context of the load's span, which `start` starts when the load has none yet; `nil` once the load ended.
+        ///
+        /// The tracer starts the span outside the lock; of two requests that start one at once (there are none in a
+        /// load), the second's is ended unused.
+        func context(startingWith start: () -> any Span) -> ServiceContext? {
+            switch state.withLock({ $0 }) {
+            case .started(let span): return span.context
+            case .ended: return nil
+            case .idle: break
+            }
+            let started = start()
+            let kept = state.withLock { state in
+                guard case .idle = state else { return false }
+                state = .started(started)
+                return true
+            }
+            if kept { return started.context }
+            started.end()
+            return state.withLock { state in
+                guard case .started(let span) = state else { return nil }
+                return span.context
             }
         }
 
         /// Ends the load's span, if it started: answered with `statusCode`, failed from `400` on, or failed with
-        /// `failure`.
+        /// `failure`. No span starts after this.
         func end(statusCode: Int? = nil, failure: (any Error)? = nil, timedOut: Bool = false) {
-            guard let span = span.withLock({ $0.take() }) else { return }
+            let previous = state.withLock { state in
+                defer { state = .ended }
+                return state
+            }
+            guard case .started(let span) = previous else { return }
             let errorType =
                 failure.map { HTTPClientConventions.errorType(of: $0, timedOut: timedOut) }
                 ?? statusCode.flatMap { $0 >= 400 ? String($0) : nil }

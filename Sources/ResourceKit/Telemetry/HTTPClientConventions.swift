@@ -13,12 +13,14 @@ enum HTTPClientConventions {
         knownMethods.contains(method) ? method : "_OTHER"
     }
 
-    /// `server.address` and `server.port`: the URL's host, and its port or its scheme's; `nil` without a host.
+    /// `server.address` and `server.port`: the URL's host in lowercase, and its port or its scheme's; `nil` without a
+    /// host.
     static func server(of url: URL?) -> (address: String, port: Int?)? {
         // The host as written unless it has escapes (or is an IDN, which comes back escaped): decoding costs more.
         guard let url, let written = url.host(percentEncoded: true) else { return nil }
         guard let host = written.utf8.contains(UInt8(ascii: "%")) ? url.host : written else { return nil }
-        return (host, url.port ?? defaultPort(of: url.scheme))
+        // A host's letter case doesn't matter: one host is one value.
+        return (asciiLowercased(host), url.port ?? defaultPort(of: url.scheme))
     }
 
     /// The port of `scheme`, `http` or `https` in any letter case; `nil` for another.

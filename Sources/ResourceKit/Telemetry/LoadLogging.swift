@@ -10,8 +10,8 @@
     /// the package's `Logging` trait.
     ///
     /// A load logs to the logger bound with swift-log's `withLogger(_:_:)` around it, when there is one, as
-    /// AsyncHTTPClient's `execute(_:timeout:logger:)` takes one a request; otherwise to the logger given here. The
-    /// lines, their levels and their metadata are in <doc:Observability#Logging>.
+    /// AsyncHTTPClient's `execute(_:timeout:logger:)` takes one a request; otherwise to the logger given here, with the
+    /// metadata bound around the load. The lines, their levels and their metadata are in <doc:Observability#Logging>.
     ///
     /// ```swift
     /// let webservice = Webservice(middleware: [LoadLogging(logger: Logger(label: "api")), RetryPolicy()])
@@ -30,9 +30,14 @@
         public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
-            // swift-log's unbound task-local logger has an empty label.
             let bound = Logger.current
-            var logger = bound.label.isEmpty ? self.logger ?? bound : bound
+            var logger = bound
+            // swift-log's unbound task-local logger has an empty label, and keeps it when `withLogger(mergingMetadata:)`
+            // adds metadata to it: then this middleware's logger, with that metadata.
+            if bound.label.isEmpty, let own = self.logger {
+                logger = own
+                for (key, value) in bound.handler.metadata { logger[metadataKey: key] = value }
+            }
             // Every line is at `debug` or `trace`: above, the load costs nothing more.
             guard logger.logLevel <= .debug else { return try await next(request, context) }
             let method = request.httpMethod ?? "GET"

@@ -60,8 +60,8 @@
     /// The metrics of one load: its requests as their events arrive, then the load itself.
     ///
     /// Each measurement goes to the handler the factory makes for its name and attributes, without the metric object
-    /// of swift-metrics around it, and the attributes are built once a load: with a no-op factory, the cost is the
-    /// events' and this bookkeeping's (<doc:Observability#What-the-signals-cost>).
+    /// of swift-metrics around it, and the attributes are built once for each origin and method: with a no-op
+    /// factory, the cost is the events' and this bookkeeping's (<doc:Observability#What-the-signals-cost>).
     final class MetricsRecorder: Sendable {
         /// What the load's events said so far.
         private struct State {
@@ -69,8 +69,8 @@
             var sent = 0
             /// Whether the cache answered, fresh or after a `304`.
             var answeredFromCache = false
-            /// When the request sent and not yet answered was sent.
-            var pending: UInt64?
+            /// The size of the body of the request sent last, recorded when it ends.
+            var bodySize: Int64?
         }
 
         private let factory: any MetricsFactory
@@ -92,33 +92,31 @@
             static let loadDuration = "resourcekit.load.duration"
         }
 
-        /// Records what `event` says of a request.
+        /// Records what `event` says of a request: each one sent ends with one event, a response or a failure,
+        /// cancellations included (`Observing`), even one the cache sends in the background after the load.
         func observe(_ event: WebserviceEvent) {
             switch event.kind {
             case .sent:
-                let dimensions = attributes.common
-                factory.makeMeter(label: Name.activeRequests, dimensions: dimensions).increment(by: 1)
-                if let size = event.requestBodySize {
-                    factory.makeRecorder(label: Name.requestBodySize, dimensions: dimensions, aggregate: true)
-                        .record(size)
-                }
+                factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).increment(by: 1)
+                let size = event.requestBodySize
                 state.withLock {
                     $0.sent += 1
-                    $0.pending = Uptime.now()
+                    $0.bodySize = size
                 }
             case .received(let statusCode, let bytes, let duration):
-                guard state.withLock({ $0.pending.take() }) != nil else { return }
-                factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).decrement(by: 1)
                 let dimensions = attributes.answered(statusCode)
-                factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
-                    Self.nanoseconds(duration))
+                ended(duration: duration, dimensions: dimensions)
                 if event.countsBody {
                     factory.makeRecorder(label: Name.responseBodySize, dimensions: dimensions, aggregate: true)
                         .record(Int64(bytes))
                 }
             case .failed(let error, let duration):
-                guard state.withLock({ $0.pending.take() }) != nil else { return }
-                failed(error, timedOut: event.timedOut, seconds: duration)
+                var dimensions = attributes.common
+                if let statusCode = (error as? WebserviceError)?.statusCode {
+                    dimensions.append(("http.response.status_code", Self.text(statusCode)))
+                }
+                dimensions.append(("error.type", HTTPClientConventions.errorType(of: error, timedOut: event.timedOut)))
+                ended(duration: duration, dimensions: dimensions)
             case .cacheHit, .revalidated:
                 state.withLock { $0.answeredFromCache = true }
             case .retryScheduled, .waitingForNetwork, .credentialRefreshed:
@@ -126,14 +124,21 @@
             }
         }
 
-        /// Records the load, which took `seconds` and failed with `failure` or was answered with `statusCode`, a
-        /// failure from `400` on, as for a request; a request still unanswered, cancelled with its load, is recorded
-        /// with the load's error.
-        func finish(statusCode: Int?, failure: (any Error)?, timedOut: Bool, seconds: TimeInterval) {
-            let (sent, fromCache, pending) = state.withLock { ($0.sent, $0.answeredFromCache, $0.pending.take()) }
-            if let pending {
-                failed(failure ?? CancellationError(), timedOut: timedOut, seconds: Uptime.seconds(since: pending))
+        /// Records the end of a request that took `duration` seconds: it is no longer active, and its duration and
+        /// its body's size have the attributes of how it ended.
+        private func ended(duration: TimeInterval, dimensions: [(String, String)]) {
+            factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).decrement(by: 1)
+            factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
+                Self.nanoseconds(duration))
+            if let size = state.withLock({ $0.bodySize.take() }) {
+                factory.makeRecorder(label: Name.requestBodySize, dimensions: dimensions, aggregate: true).record(size)
             }
+        }
+
+        /// Records the load, which took `seconds` and failed with `failure` or was answered with `statusCode`, a
+        /// failure from `400` on, as for a request.
+        func finish(statusCode: Int?, failure: (any Error)?, timedOut: Bool, seconds: TimeInterval) {
+            let (sent, fromCache) = state.withLock { ($0.sent, $0.answeredFromCache) }
             let errorType =
                 failure.map { HTTPClientConventions.errorType(of: $0, timedOut: timedOut) }
                 ?? statusCode.flatMap { $0 >= 400 ? Self.text($0) : nil }
@@ -144,18 +149,6 @@
                     fromCache ? attributes.answeredFromCache : sent > 1 ? attributes.retried : attributes.loaded
                 }
             factory.makeTimer(label: Name.loadDuration, dimensions: dimensions).recordNanoseconds(
-                Self.nanoseconds(seconds))
-        }
-
-        /// Records a request that failed with `error` after `seconds`.
-        private func failed(_ error: any Error, timedOut: Bool, seconds: TimeInterval) {
-            factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).decrement(by: 1)
-            var dimensions = attributes.common
-            if let statusCode = (error as? WebserviceError)?.statusCode {
-                dimensions.append(("http.response.status_code", Self.text(statusCode)))
-            }
-            dimensions.append(("error.type", HTTPClientConventions.errorType(of: error, timedOut: timedOut)))
-            factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
                 Self.nanoseconds(seconds))
         }
 
@@ -216,7 +209,15 @@
             let scheme: [UInt8]
             let server: [UInt8]
             let attributes: MetricsRecorder.Attributes
+
+            func matches(_ method: String, _ origin: Origin) -> Bool {
+                self.method == method && MeasuredOrigins.equal(server, origin.server)
+                    && MeasuredOrigins.equal(scheme, origin.scheme)
+            }
         }
+
+        /// A URL's scheme and server, as bytes of its text.
+        typealias Origin = (scheme: Slice<UnsafeBufferPointer<UInt8>>, server: Slice<UnsafeBufferPointer<UInt8>>)
 
         private let entries = Mutex<[Entry]>([])
 
@@ -224,32 +225,33 @@
         func attributes(method: String, url: URL?) -> MetricsRecorder.Attributes {
             guard let url else { return MetricsRecorder.Attributes(method: method, url: nil) }
             var text = url.absoluteString
-            let found = text.withUTF8 { bytes in
-                let (scheme, server) = Self.origin(of: bytes)
+            return text.withUTF8 { bytes in
+                // A URL without `//` and a server after it is measured, but its attributes aren't kept.
+                guard let origin = Self.origin(of: bytes) else {
+                    return MetricsRecorder.Attributes(method: method, url: url)
+                }
+                if let found = entries.withLock({ $0.first { $0.matches(method, origin) } }) {
+                    return found.attributes
+                }
+                let made = Entry(
+                    method: method, scheme: Array(origin.scheme), server: Array(origin.server),
+                    attributes: MetricsRecorder.Attributes(method: method, url: url))
                 return entries.withLock { entries in
-                    entries.first { entry in
-                        entry.method == method && Self.equal(entry.server, server) && Self.equal(entry.scheme, scheme)
-                    }?.attributes
+                    // Another load may have kept the same origin meanwhile.
+                    if let kept = entries.first(where: { $0.matches(method, origin) }) { return kept.attributes }
+                    if entries.count < 32 { entries.append(made) }
+                    return made.attributes
                 }
             }
-            if let found { return found }
-            let made = MetricsRecorder.Attributes(method: method, url: url)
-            let entry = text.withUTF8 { bytes in
-                let (scheme, server) = Self.origin(of: bytes)
-                return Entry(method: method, scheme: Array(scheme), server: Array(server), attributes: made)
-            }
-            entries.withLock { if $0.count < 32 { $0.append(entry) } }
-            return made
         }
 
-        /// The scheme of the URL `text`, and its authority after any `user:password@`: the bytes up to the first `/`,
-        /// `?` or `#` after `://`.
-        static func origin(of text: UnsafeBufferPointer<UInt8>) -> (
-            scheme: Slice<UnsafeBufferPointer<UInt8>>, server: Slice<UnsafeBufferPointer<UInt8>>
-        ) {
-            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return (text[...], text[0..<0]) }
-            var start = colon + 1
-            while start < text.count, start <= colon + 2, text[start] == UInt8(ascii: "/") { start += 1 }
+        /// The scheme of the URL `text`, and its authority after any `user:password@`: the bytes from `://` up to the
+        /// first `/`, `?` or `#`; `nil` without `://` or a server after it.
+        static func origin(of text: UnsafeBufferPointer<UInt8>) -> Origin? {
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")), colon + 2 < text.count,
+                text[colon + 1] == UInt8(ascii: "/"), text[colon + 2] == UInt8(ascii: "/")
+            else { return nil }
+            var start = colon + 3
             var end = start
             while end < text.count {
                 let byte = text[end]
@@ -257,11 +259,12 @@
                 if byte == UInt8(ascii: "@") { start = end + 1 }
                 end += 1
             }
+            guard start < end else { return nil }
             return (text[..<colon], text[start..<end])
         }
 
         /// Whether `bytes` are those of `slice`.
-        private static func equal(_ bytes: [UInt8], _ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        fileprivate static func equal(_ bytes: [UInt8], _ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
             bytes.count == slice.count
                 && bytes.withUnsafeBufferPointer { stored in
                     slice.isEmpty

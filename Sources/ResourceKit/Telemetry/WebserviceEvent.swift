@@ -18,7 +18,9 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         case sent
         /// A response arrived: its status code, its body's size and the seconds since it was sent.
         case received(statusCode: Int, bytes: Int, duration: TimeInterval)
-        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)->A`` would throw.
+        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)->A`` would throw, or the
+        /// request was cancelled (`CancellationError`, or `timeout` past the resource's ``Resource/timeout``): each
+        /// ``sent`` ends with this or ``received(statusCode:bytes:duration:)``.
         case failed(any Error, duration: TimeInterval)
         /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
         case retryScheduled(attempt: Int, delay: TimeInterval)

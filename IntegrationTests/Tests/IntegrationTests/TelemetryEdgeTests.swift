@@ -1,0 +1,151 @@
+import CoreMetrics
+import Foundation
+import Logging
+import MetricsTestKit
+import Synchronization
+import Testing
+import Tracing
+import W3CTracing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Telemetry at its edges: a request the cache sends after its load, a URL without a server, metadata bound
+/// around a load, a load span after the load's deadline.
+@Suite(.timeLimit(.minutes(1))) struct TelemetryEdgeTests {
+    /// A transport whose first request is answered `200` with `max-age=0, stale-while-revalidate=600`, and whose later
+    /// requests wait `delay` seconds (or until cancelled), then answer `304`.
+    final class StaleTransport: Transport {
+        let count = Mutex(0)
+        let delay: TimeInterval
+        init(delay: TimeInterval) { self.delay = delay }
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            let n = count.withLock {
+                $0 += 1; return $0
+            }
+            let url = request.url!
+            if n == 1 {
+                let head = HTTPURLResponse(
+                    url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                    headerFields: [
+                        "Cache-Control": "max-age=0, stale-while-revalidate=600", "ETag": "\"v1\"",
+                        "Content-Type": "text/plain",
+                    ])!
+                return (Data("hello".utf8), head)
+            }
+            try await Task.sleep(for: .seconds(delay))
+            let head = HTTPURLResponse(
+                url: url, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: ["ETag": "\"v1\""])!
+            return (Data(), head)
+        }
+    }
+
+    /// A background revalidation (stale-while-revalidate) goes through the load's observer after the load finished;
+    /// cancelled with its cache, it still ends, and the active requests go back to 0.
+    @Test func aBackgroundRevalidationCancelledWithItsCacheIsNoLongerActive() async throws {
+        let metrics = TestMetrics()
+        let transport = StaleTransport(delay: 30)
+        let url = URL(string: "https://api.example.com/items")!
+        do {
+            let webservice = Webservice(
+                transport: transport, cache: ResponseCache(byteLimit: 1_000_000),
+                middleware: [LoadMetrics(factory: metrics)])
+            _ = try await webservice.load(Resource<Data>(url: url))
+            _ = try await webservice.load(Resource<Data>(url: url))  // stale: answered, revalidated in background
+            for _ in 0..<100 where transport.count.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(transport.count.withLock { $0 } == 2, "the background revalidation was sent")
+        }
+        // The web service and its cache are gone: the revalidation is cancelled.
+        try await Task.sleep(for: .milliseconds(500))
+        let meters = metrics.meters(label: "http.client.active_requests")
+        let last = meters.map { $0.lastValue ?? 0 }
+        let durations = metrics.timers(label: "http.client.request.duration").map(\.dimensions)
+        #expect(durations.contains { $0.contains { $0 == ("error.type", "CancellationError") } }, "\(durations)")
+        #expect(last.allSatisfy { $0 == 0 }, "active requests after everything ended: \(last)")
+    }
+
+    /// `https:api.example.com` (no `//`, so no host for `URL`) keeps no attributes that `https://api.example.com`
+    /// would then get.
+    @Test func aURLWithoutSlashesDoesNotGiveItsAttributesToTheOriginItLooksLike() throws {
+        let noSlashes = URL(string: "https:api.example.com/next")!
+        let origins = MeasuredOrigins()
+        _ = origins.attributes(method: "GET", url: noSlashes)
+        let real = origins.attributes(method: "GET", url: URL(string: "https://api.example.com/items")!)
+        #expect(real.common.contains { $0.0 == "server.address" && $0.1 == "api.example.com" })
+        #expect(real.common.contains { $0.0 == "server.port" && $0.1 == "443" })
+    }
+
+    /// A load in `withLogger(mergingMetadata:)` with no logger bound before logs to the middleware's logger, with
+    /// that metadata.
+    @Test func metadataMergedAroundALoadIsInItsLinesWithTheMiddlewaresLogger() async throws {
+        let lines = RecordingLogHandler.Lines()
+        let transport = StaleTransport(delay: 0)
+        let webservice = Webservice(transport: transport, middleware: [LoadLogging(logger: .recording(into: lines))])
+        let url = URL(string: "https://api.example.com/items")!
+        try await withLogger(mergingMetadata: ["request.id": "42"]) { _ in
+            _ = try await webservice.load(Resource<Data>(url: url))
+        }
+        #expect(!lines.all.isEmpty)
+        #expect(lines.all.allSatisfy { $0.metadata["request.id"] == "42" })
+    }
+
+    /// A W3C tracer that also counts the spans it starts.
+    struct CountingTracer: Tracer {
+        final class Counts: Sendable { let started = Mutex<[String]>([]) }
+        let inner = W3CTracer()
+        let counts = Counts()
+
+        func startSpan<Instant: TracerInstant>(
+            _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
+            at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
+        ) -> W3CSpan {
+            counts.started.withLock { $0.append("\(operationName)/\(kind)") }
+            return inner.startSpan(
+                operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID,
+                line: line)
+        }
+        func inject<Carrier, Inject: Injector>(
+            _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+        ) where Inject.Carrier == Carrier { inner.inject(context, into: &carrier, using: injector) }
+        func extract<Carrier, Extract: Extractor>(
+            _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+        ) where Extract.Carrier == Carrier {}
+        func forceFlush() {}
+    }
+
+    /// A middleware whose work (say, a token fetch) doesn't stop when the load is cancelled.
+    struct Uncancellable: Middleware {
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { done.resume() }
+            }
+            return try await next(request, context)
+        }
+    }
+
+    struct OK: Transport {
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            (Data("{}".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!)
+        }
+    }
+
+    /// A load that times out before its pipeline reaches DistributedTracing: the abandoned pipeline starts no load
+    /// span after the load ended, and every span started ends.
+    @Test func noLoadSpanStartsAfterTheLoadTimedOut() async throws {
+        let tracer = CountingTracer()
+        let webservice = Webservice(
+            transport: OK(), middleware: [Uncancellable(), DistributedTracing(tracer: tracer)])
+        var resource = Resource<Data>(url: URL(string: "https://api.example.com/x")!)
+        resource.timeout = 0.05
+        await #expect(throws: (any Error).self) { try await webservice.load(resource) }
+        try await Task.sleep(for: .milliseconds(800))
+        let started = tracer.counts.started.withLock { $0 }
+        let finished = tracer.inner.finishedSpans.map { "\($0.operationName)/\($0.kind)" }
+        #expect(!started.contains("GET/internal"), "\(started)")
+        #expect(started.count == finished.count, "every span started ends: started \(started), ended \(finished)")
+    }
+}
