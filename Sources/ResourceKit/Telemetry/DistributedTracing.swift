@@ -107,7 +107,9 @@
         }
 
         /// Ends the load's span, if it started: answered with `statusCode`, failed from `400` on, or failed with
-        /// `failure`. No span starts after this.
+        /// `failure`.
+        ///
+        /// No span starts after this.
         func end(statusCode: Int? = nil, failure: (any Error)? = nil, timedOut: Bool = false) {
             let previous = state.withLock { state in
                 defer { state = .ended }
