@@ -56,11 +56,14 @@ import W3CTracing
                 middleware: [LoadMetrics(factory: metrics)])
             _ = try await webservice.load(Resource<Data>(url: url))
             _ = try await webservice.load(Resource<Data>(url: url))  // stale: answered, revalidated in background
-            for _ in 0..<100 where transport.count.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
-            try #require(transport.count.withLock { $0 } == 2, "the background revalidation was sent")
+            try await waitUntil { transport.count.withLock { $0 } == 2 }
+            let active = try #require(metrics.meters(label: "http.client.active_requests").first)
+            #expect(active.lastValue == 1, "the background revalidation is active")
         }
-        // The web service and its cache are gone: the revalidation is cancelled.
-        try await Task.sleep(for: .milliseconds(500))
+        // The web service and its cache are gone: the revalidation is cancelled, and ends when its task has.
+        try await waitUntil {
+            metrics.timers(label: "http.client.request.duration").count == 2
+        }
         let meters = metrics.meters(label: "http.client.active_requests")
         let last = meters.map { $0.lastValue ?? 0 }
         let durations = metrics.timers(label: "http.client.request.duration").map(\.dimensions)
