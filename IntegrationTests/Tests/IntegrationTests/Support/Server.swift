@@ -36,13 +36,17 @@ func withTwoServers(_ body: (URL, URL) async throws -> Void) async throws {
 /// comes back on the same port after `downtime`; stops it once `body` has ended and it is back, also when `body` throws.
 ///
 /// The switch to go down: the server is started to have a port, stopped, and started again on that port, which
-/// Hummingbird can bind again at once (it sets `SO_REUSEADDR`).
+/// Hummingbird can bind again at once (it sets `SO_REUSEADDR`). While it is down, a socket bound to the port without
+/// listening holds it: connections are refused as before, and a server another test starts meanwhile (nginx picks a
+/// port that is free) can't take it.
 func withServerDown(for downtime: Duration, _ body: (URL) async throws -> Void) async throws {
     let first = try await EpisodesServer.start(configure: { $0.addFaultRoutes() })
     await first.stop()
     let port = try #require(first.baseURL.port)
+    let held = holdPort(port)
     let back = Task {
         try await Task.sleep(for: downtime)
+        if let held { close(held) }
         return try await EpisodesServer.start(port: port, configure: { $0.addFaultRoutes() })
     }
     try await run({ try await body(first.baseURL) }, thenCleanUp: { try await back.value.stop() })
@@ -82,3 +86,28 @@ func bytes(_ url: URL) -> Resource<Data> {
 /// No test's allocations show in another's measurement. `Scripts/test-all.sh` runs them in a second `swift test`, after
 /// the other suites, whose timing-sensitive tests their CPU and disk use would otherwise starve on a 2-core machine.
 @Suite(.serialized) enum MemoryHungryTests {}
+
+/// A TCP socket bound to `port` on loopback that doesn't listen, without `SO_REUSEADDR`: connections to the port are
+/// refused, and no other socket can bind it until it is closed; `nil` when the port can't be bound.
+private func holdPort(_ port: Int) -> Int32? {
+    #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard bound == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
