@@ -28,7 +28,12 @@ enum HTTPClientConventions {
         switch scheme {
         case "https": 443
         case "http": 80
-        case let scheme?: asciiLowercased(scheme) == "https" ? 443 : asciiLowercased(scheme) == "http" ? 80 : nil
+        case let scheme?:
+            switch asciiLowercased(scheme) {
+            case "https": 443
+            case "http": 80
+            default: nil
+            }
         case nil: nil
         }
     }

@@ -72,7 +72,7 @@
             case nil: break
             }
             if let identity = trust.identity {
-                let (chain, key) = try Self.open(identity)
+                let (chain, key) = try Self.chainAndKey(of: identity)
                 tls.certificateChain = chain.map { .certificate($0) }
                 tls.privateKey = .privateKey(key)
                 // Now rather than at the first connection: a key that isn't the certificate's.
@@ -91,8 +91,9 @@
             return configuration
         }
 
-        /// The certificate chain and private key of `identity`, PKCS#12 or PEM.
-        private static func open(_ identity: TrustPolicy.ClientIdentity) throws(WebserviceError)
+        /// The certificate chain and private key in `identity`'s bytes, PKCS#12 or PEM, decoded in memory: the policy
+        /// holds the bytes, and no file is read here.
+        private static func chainAndKey(of identity: TrustPolicy.ClientIdentity) throws(WebserviceError)
             -> ([NIOSSLCertificate], NIOSSLPrivateKey)
         {
             let password = Array(identity.password.utf8)
