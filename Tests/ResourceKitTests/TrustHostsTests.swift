@@ -31,9 +31,30 @@ import Testing
         #expect(hosts.policy(forHost: "img.cdn.example.com") == "wildcard")
     }
 
+    /// An IPv4 address in every spelling a resolver accepts (`inet_aton`'s: hexadecimal, octal, short and integer
+    /// forms) is that address: its exact key's, never a wildcard's.
+    @Test(arguments: [
+        "127.0.0.1", "0x7f.0.0.1", "0X7F.0.0.1", "0177.0.0.1", "127.1", "127.0.1", "0x7f.1", "2130706433",
+        "0x7f000001", "017700000001", "127.0.0.1.", "0x7f.0x0.0x0.0x1", "127.00.0.01",
+    ])
+    func anIPv4AddressInAnySpellingIsThatAddress(host: String) throws {
+        #expect(try Self.hosts(["127.0.0.1": "loopback"]).policy(forHost: host) == "loopback")
+        #expect(try Self.hosts(["0x7f.1": "loopback"]).policy(forHost: host) == "loopback")
+    }
+
+    /// A host that ends in a number but is no address (`1.2.3.256`, `a.1`) is no name either: it gets the fallback,
+    /// never a wildcard's policy; and a wildcard key of such a name, which could match only addresses, is refused.
     @Test func aWildcardNeverMatchesAnIPAddress() throws {
-        let hosts = try Self.hosts(["*.0.0.1": "wildcard"])
-        #expect(hosts.policy(forHost: "127.0.0.1") == "other")
+        let hosts = try Self.hosts(["*.example.com": "wildcard", "1.2.3.4": "exact"])
+        for host in ["0x7f.0.0.1", "1.2.3.256", "a.example.1", "a.0x1", "1.2.3.4.5", "0x100000000", "08.1.1.1"] {
+            #expect(hosts.policy(forHost: host) == "other", "\(host)")
+        }
+        for key in ["*.0.0.1", "*.0x1", "*.1", "1.2.3.256", "0x1.2.3.4.5", "a.1", "99999999999"] {
+            let error = #expect(throws: WebserviceError.self, "\(key)") { try Self.hosts([key: "policy"]) }
+            #expect(error?.unusablePolicyArgument == "hosts")
+        }
+        let twice = #expect(throws: WebserviceError.self) { try Self.hosts(["127.0.0.1": "a", "0x7f.1": "b"]) }
+        #expect(twice?.unusablePolicyArgument == "hosts", "two spellings of one address are one key")
     }
 
     @Test func urlsGetTheirHostsPolicyAsAsyncHTTPClientReadsTheHost() throws {

@@ -144,6 +144,61 @@ import Testing
         }
     }
 
+    /// Any policy but the default implies TLS: an `http` URL to a host it covers, or an `https` redirect to one, is
+    /// refused before connecting, its `Authorization` never sent in clear; a host whose policy is the default still
+    /// gets `http`.
+    @Test(arguments: TransportKind.allCases)
+    func aPolicyOtherThanTheDefaultRefusesHTTPBeforeConnecting(kind: TransportKind) async throws {
+        let certificates = try TestCertificates.shared.get()
+        let counted = Shared(0)
+        let plain = try await EpisodesServer.start { router in
+            router.get("counted") { _, _ in
+                counted.update { $0 += 1 }
+                return "counted"
+            }
+        }
+        let secure = try await EpisodesServer.start(tls: try certificates.serverConfiguration(certificates.valid)) {
+            $0.addFaultRoutes()
+        }
+        try await using(plain) { plain in
+            try await using(secure) { secure in
+                let target = plain / "counted"
+                var components = try #require(
+                    URLComponents(url: try Self.localhost(secure) / "faults/redirect", resolvingAgainstBaseURL: false))
+                components.queryItems = [URLQueryItem(name: "to", value: target.absoluteString)]
+                let redirect = try #require(components.url)
+                let authority = try Self.file(\.authority)
+                for policy in [
+                    TrustPolicy(additionalRoots: [authority], trustsSystemRoots: false),
+                    TrustPolicy(additionalRoots: [authority], minimumTLSVersion: .v1_2),
+                    TrustPolicy(additionalRoots: [authority], pinnedKeys: [try certificates.keyPin]),
+                ] {
+                    try await kind.withWebservice(trust: policy) { webservice in
+                        let error = try await #require(throws: WebserviceError.self) {
+                            try await webservice.load(
+                                Resource<Data>(url: target, headers: ["Authorization": "Bearer secret"]))
+                        }
+                        #expect(error.urlError?.code == .appTransportSecurityRequiresSecureConnection, "\(error)")
+                        try await Self.expectFailure(
+                            .appTransportSecurityRequiresSecureConnection, webservice, redirect)
+                    }
+                }
+                #expect(counted.value == 0)
+                // Only `localhost` has a policy of its own: `127.0.0.1`, the default's, is followed over `http`.
+                let hosts = ["localhost": TrustPolicy(additionalRoots: [authority])]
+                try await kind.withWebservice(trust: TrustPolicy(), hosts: hosts) { webservice in
+                    let loaded = try await webservice.load(bytes(redirect))
+                    #expect(loaded == Data("counted".utf8))
+                }
+            }
+        }
+        #if canImport(FoundationNetworking)
+            #expect(counted.value == (kind == .urlSession ? 0 : 1))
+        #else
+            #expect(counted.value == 1)
+        #endif
+    }
+
     /// AsyncHTTPClient only, as it follows redirects itself: `URLSession` on Apple platforms gives the redirect's
     /// response back instead of following it to a refused host.
     @Test func redirectToAnotherHostGoesThroughThatHostsPolicy() async throws {

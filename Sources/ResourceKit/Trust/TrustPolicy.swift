@@ -231,8 +231,13 @@ struct CheckedTrust: Sendable, Hashable {
         return URLError(.serverCertificateHasUnknownRoot, userInfo: userInfo)
     }
 
+    /// Whether the policy is the default one: the system's authorities, and nothing else.
+    var isDefault: Bool {
+        trustsSystemRoots && roots.isEmpty && pins.isEmpty && identity == nil && minimumTLSVersion == nil
+    }
+
     /// Throws the `URLError` that refuses `url`, unsent, when this policy is its host's: a policy that trusts nothing
-    /// refuses every URL, one that pins keys an `http` URL.
+    /// refuses every URL, and any policy but the default an `http` URL, which has no certificate to check.
     func check(_ url: URL) throws(URLError) {
         if trustsNothing {
             throw URLError(
@@ -243,15 +248,17 @@ struct CheckedTrust: Sendable, Hashable {
                     NSURLErrorFailingURLErrorKey: url,
                 ])
         }
-        if !pins.isEmpty, url.scheme?.lowercased() != "https" { throw Self.cleartext(url) }
+        if !isDefault, url.scheme?.lowercased() != "https" { throw Self.cleartext(url) }
     }
 
-    /// The error for an `http` URL sent by a transport that pins keys: a plain connection has no key to check.
+    /// The error for an `http` URL whose host's policy isn't the default: a plain connection has no certificate, key
+    /// or TLS version to check, and would send the request in clear.
     static func cleartext(_ url: URL) -> URLError {
         URLError(
             .appTransportSecurityRequiresSecureConnection,
             userInfo: [
-                NSLocalizedDescriptionKey: "A transport that pins keys sends only https URLs.",
+                NSLocalizedDescriptionKey:
+                    "This host's trust policy requires https: an http URL was refused before connecting.",
                 NSURLErrorFailingURLErrorKey: url,
             ])
     }
