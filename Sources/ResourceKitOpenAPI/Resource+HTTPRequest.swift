@@ -41,9 +41,12 @@
         }
 
         /// `baseURL` with `request`'s path appended to its path as it is, and `request`'s query as the query;
-        /// percent-encoding kept as the client wrote it.
+        /// percent-encoding kept as the client wrote it, but for a whole `.` or `..` segment, encoded (`%2E%2E`).
         ///
-        /// The path is never read as a URL of its own: `//users/42` would be the host `users` and the path `/42`.
+        /// The path is never read as a URL of its own: `//users/42` would be the host `users` and the path `/42`. A
+        /// generated client leaves a path parameter's dots unencoded, and a dot segment would be removed by one
+        /// transport (curl, behind `URLSession` on Linux, makes `/users/42/sessions/..` `/users/42/`) and sent by the
+        /// other: encoded, it reaches the server as the same bytes through both, a parameter rather than a step up.
         private static func url(of request: HTTPRequest, under baseURL: URL) throws(WebserviceError) -> URL {
             let target = Array((request.path ?? "").utf8)
             let queryStart = target.firstIndex(of: UInt8(ascii: "?"))
@@ -56,7 +59,14 @@
             if prefix.utf8.last == UInt8(ascii: "/"), path.first == UInt8(ascii: "/") {
                 prefix.removeLast()
             }
-            components.percentEncodedPath = prefix + String(decoding: path, as: UTF8.self)
+            let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { segment in
+                switch String(decoding: segment, as: UTF8.self) {
+                case ".": "%2E"
+                case "..": "%2E%2E"
+                case let segment: segment
+                }
+            }
+            components.percentEncodedPath = prefix + segments.joined(separator: "/")
             components.percentEncodedQuery = query.map { String(decoding: $0, as: UTF8.self) }
             guard let url = components.url else {
                 throw unsendable("path", "The request's path is not a valid URL path; it was not sent.")

@@ -171,6 +171,26 @@ import Testing
         }
     }
 
+    /// A path parameter `..` or `.`, which a generated client leaves unencoded, reaches the server as the same bytes
+    /// through both transports, a parameter rather than a step up: curl removes dot segments, AsyncHTTPClient doesn't.
+    @Test(arguments: TransportKind.allCases)
+    func dotSegmentsReachTheServerAsTheSameBytesThroughEitherTransport(kind: TransportKind) async throws {
+        for (path, line) in [
+            ("/users/42/sessions/..", "DELETE /api/users/42/sessions/%2E%2E HTTP/1.1"),
+            ("/users/./42/../x?q=..", "DELETE /api/users/%2E/42/%2E%2E/x?q=.. HTTP/1.1"),
+            ("/users/.../..a/.b", "DELETE /api/users/.../..a/.b HTTP/1.1"),
+        ] {
+            try await withRawServer(answering: "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n") {
+                base, received in
+                let request = HTTPRequest(method: .delete, scheme: nil, authority: nil, path: path)
+                let (response, _) = try await kind.webservice().send(
+                    request, body: nil, baseURL: base.appendingPathComponent("api"), operationID: "deleteSession")
+                #expect(response.status == .noContent)
+                #expect(received() == [line], "\(path)")
+            }
+        }
+    }
+
     /// Fields the server repeats, interleaved, arrive as each transport promises (Transports.md, Header fields):
     /// AsyncHTTPClient hands over each field in order; `URLSession` one value per name, so the fields come by name,
     /// a repeated one joined by commas in order, and each `Set-Cookie` apart again, its date's comma kept.
