@@ -19,8 +19,8 @@ import Foundation
 public struct LoadContext: Sendable {
     /// The resource's ``Resource/name``, for logs and for middleware that match on it.
     public var name: String?
-    /// When the resource's ``Resource/timeout`` passes, a reading of `Uptime`; `nil` without one.
-    var deadline: UInt64?
+    /// When the resource's ``Resource/timeout`` passes; `nil` without one.
+    var deadline: Deadline?
     /// The resource's ``Resource/maxBodySize``: the largest body the transport may accept, in bytes.
     public var maxBodySize: Int?
     /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.
@@ -68,7 +68,7 @@ public struct LoadContext: Sendable {
     /// The seconds left before the resource's ``Resource/timeout`` passes, `nil` without one: a middleware shouldn't
     /// start a wait the load can't finish.
     public var timeRemaining: TimeInterval? {
-        deadline.map { deadline in TimeInterval(Int64(bitPattern: deadline &- Uptime.now())) / 1_000_000_000 }
+        deadline.map { deadline in TimeInterval(Int64(bitPattern: deadline.uptime &- Uptime.now())) / 1_000_000_000 }
     }
 
     /// Receives the progress of the request body's upload and the response body's download: the resource's

@@ -33,10 +33,11 @@ extension URLRequest {
         if let body = resource.method.body {
             httpBody = body
         }
-        // In whole seconds, at least one: FoundationNetworking times a request under a second out at once. The
-        // pipeline's timeout keeps the exact deadline.
-        if let timeout = resource.timeout, timeout > 0, timeout < timeoutInterval {
-            timeoutInterval = max(timeout.rounded(.up), 1)
+        // The transport's own timer, a backstop for a transport that ignores cancellation: the pipeline's timeout keeps
+        // the exact deadline and names it. In whole seconds (FoundationNetworking times a request under a second out at
+        // once), and a second after the deadline, so that it never fires first.
+        if let timeout = resource.timeout, timeout > 0, timeout.rounded(.up) + 1 < timeoutInterval {
+            timeoutInterval = timeout.rounded(.up) + 1
         }
         var fields = resource.headers
         for (name, value) in added where !fields.keys.contains(where: { sameHeaderName($0, name) }) {

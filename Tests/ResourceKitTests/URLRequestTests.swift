@@ -61,11 +61,14 @@ import Testing
     }
 
     static let timeouts: [(timeout: TimeInterval?, idleTimeout: TimeInterval)] = [
-        (nil, 60), (5, 5), (0.25, 1), (2.5, 3), (600, 60), (0, 60), (-1, 60), (.nan, 60), (.infinity, 60),
+        (nil, 60), (5, 6), (1, 2), (0.25, 2), (2.5, 4), (59, 60), (600, 60), (0, 60), (-1, 60), (.nan, 60),
+        (.infinity, 60),
     ]
 
+    /// The idle timeout falls a second after the resource's, in whole seconds, so that the load's deadline comes first
+    /// and names the timeout (a whole-second timeout once fired both together).
     @Test(arguments: timeouts)
-    func resourceTimeoutCapsTheIdleTimeout(timeout: TimeInterval?, expected: TimeInterval) {
+    func resourceTimeoutCapsTheIdleTimeoutASecondAfterIt(timeout: TimeInterval?, expected: TimeInterval) {
         var resource = Episode.all
         resource.timeout = timeout
         #expect(URLRequest(resource: resource).timeoutInterval == expected)

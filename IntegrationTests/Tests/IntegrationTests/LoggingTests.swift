@@ -34,6 +34,22 @@ import Testing
         }
     }
 
+    /// A load answered from 400 on is a failed load in its end line, as in its metric and span.
+    @Test(arguments: TransportKind.allCases, [401, 404, 503])
+    func aLoadAnsweredFrom400OnEndsWithItsErrorType(kind: TransportKind, statusCode: Int) async throws {
+        try await withServer { base in
+            let lines = RecordingLogHandler.Lines()
+            let webservice = kind.webservice(middleware: [LoadLogging(logger: .recording(into: lines, level: .debug))])
+            await #expect(throws: WebserviceError.self) {
+                try await webservice.load(Resource<Data>(url: base / "faults/status/\(statusCode)"))
+            }
+            let end = try #require(lines.all.last)
+            #expect(end.message.contains("loaded in"), "\(end.message)")
+            #expect(end.metadata["error.type"] == "\(statusCode)")
+            #expect(lines.all.allSatisfy { $0.metadata["error.type"] == "\(statusCode)" }, "the response's line too")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aLoggerBoundAroundALoadTakesTheWebServicesPlace(kind: TransportKind) async throws {
         try await withServer { base in

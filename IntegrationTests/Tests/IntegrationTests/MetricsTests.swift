@@ -7,6 +7,10 @@ import Testing
 
 @testable import ResourceKit
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `LoadMetrics`: OpenTelemetry's HTTP client metrics for each request the transport gets, and each load's duration and
 /// outcome, with bounded attributes and no credential, with each transport.
 @Suite(.timeLimit(.minutes(1))) struct MetricsTests {
@@ -89,6 +93,66 @@ import Testing
             #expect(sent.dimensions.contains { $0 == ("http.request.method", "POST") })
             let received = try #require(metrics.recorders(label: "http.client.response.body.size").first)
             #expect(received.values == [Double(echo.count)])
+        }
+    }
+
+    /// A middleware after `LoadMetrics` that sends the request with another method to another host: each request is
+    /// measured as the transport got it, the load as it started.
+    @Test(arguments: TransportKind.allCases)
+    func eachRequestIsMeasuredAsTheTransportGotIt(kind: TransportKind) async throws {
+        try await withServer { base in
+            let metrics = TestMetrics()
+            let webservice = kind.webservice(middleware: [LoadMetrics(factory: metrics), Rewriting()])
+            let port = String(try #require(base.port))
+            let echo = try await webservice.load(Resource<Data>(url: base / "faults/body"))
+            #expect(String(decoding: echo, as: UTF8.self).contains("POST"), "the rewritten request was sent")
+
+            let request = try #require(metrics.timers(label: "http.client.request.duration").first)
+            #expect(
+                request.dimensions.sorted { $0.0 < $1.0 }.elementsEqual(
+                    [
+                        ("http.request.method", "POST"), ("http.response.status_code", "200"),
+                        ("server.address", "localhost"), ("server.port", port), ("url.scheme", "http"),
+                    ], by: ==), "\(request.dimensions)")
+            let active = try #require(metrics.meters(label: "http.client.active_requests").first)
+            #expect(active.dimensions.contains { $0 == ("server.address", "localhost") })
+            #expect(active.values == [1, 0])
+            let sent = try #require(metrics.recorders(label: "http.client.request.body.size").first)
+            #expect(sent.values == [Double(Rewriting.body.count)])
+            let load = try #require(metrics.timers(label: "resourcekit.load.duration").first)
+            let host = try #require(base.host)
+            #expect(load.dimensions.contains { $0 == ("http.request.method", "GET") })
+            #expect(load.dimensions.contains { $0 == ("server.address", host) })
+        }
+    }
+
+    /// Sends each request as a `POST` with a small body to `localhost` instead of the request's host.
+    struct Rewriting: Middleware {
+        static let body = Data(#"{"rewritten": true}"#.utf8)
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            var sent = request
+            var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
+            components.host = "localhost"
+            sent.url = components.url
+            sent.httpMethod = "POST"
+            sent.httpBody = Self.body
+            return try await next(sent, context)
+        }
+    }
+
+    /// A file upload's body is measured by its file's size (its `httpBody` is empty).
+    @Test(arguments: TransportKind.allCases)
+    func aFileUploadsBodySizeIsTheFiles(kind: TransportKind) async throws {
+        try await withFileServer { base, directory in
+            let metrics = TestMetrics()
+            let file = directory.appendingPathComponent("upload.bin")
+            try Data(count: 123_456).write(to: file)
+            let upload = try Resource<UploadReceipt>(url: base / "transfers/upload", method: .put(.file(file)))
+            let receipt = try await kind.webservice(middleware: [LoadMetrics(factory: metrics)]).load(upload)
+            #expect(receipt.bytes == 123_456)
+            let sent = try #require(metrics.recorders(label: "http.client.request.body.size").first)
+            #expect(sent.values == [123_456])
+            #expect(sent.dimensions.contains { $0 == ("http.request.method", "PUT") })
         }
     }
 

@@ -177,7 +177,7 @@ import W3CTracing
     func requestPastTheLoadsDeadlineEndsItsSpanAsATimeoutWhicheverErrorEndedIt(error: any Error) async throws {
         let tracer = W3CTracer()
         var context = LoadContext()
-        context.deadline = Uptime.now()
+        context.deadline = LoadContext.Deadline(uptime: Uptime.now(), timeout: 1)
         let request = URLRequest(url: URL(string: "https://api.example.com/stalled")!)
         await #expect(throws: (any Error).self) {
             try await DistributedTracing(tracer: tracer).intercept(request, context: context) { request, context in

@@ -98,12 +98,13 @@ struct Caching: Middleware {
     private static func send(_ request: URLRequest, withinDeadlineOf context: LoadContext, _ next: @escaping Next)
         async throws -> Response
     {
-        guard let deadline = context.deadline else { return try await next(request, context) }
+        guard let deadline = context.deadline?.uptime else { return try await next(request, context) }
         let now = Uptime.now()
         let left = deadline > now ? deadline - now : 0
         var context = context
-        context.deadline = deadline - min(left / 10, Uptime.nanoseconds(fallbackMargin))
-        return try await SharedWork<Int, Response>.value(before: context.deadline ?? deadline) { [context] in
+        let fallback = deadline - min(left / 10, Uptime.nanoseconds(fallbackMargin))
+        context.deadline?.uptime = fallback
+        return try await SharedWork<Int, Response>.value(before: fallback) { [context] in
             try await next(request, context)
         }
     }

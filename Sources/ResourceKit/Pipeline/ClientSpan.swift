@@ -29,15 +29,14 @@
                 Self.record(response.statusCode, on: span)
                 return response
             } catch {
-                let statusCode = (error as? WebserviceError)?.statusCode
-                // Named from the load's deadline, not from the error that ended the request: once it passed, the
-                // request may end with `CancellationError` or first with the transport's own `URLError`.
-                let timedOut = statusCode == nil && context.timeRemaining.map { $0 <= 0 } == true
-                span.attributes["http.response.status_code"] = statusCode
-                span.attributes["error.type"] = HTTPClientConventions.errorType(of: error, timedOut: timedOut)
+                // Named from the load's deadline, not from the error that ended the request.
+                let named = context.named(error)
+                let timedOut: Bool = if case .timedOut = (named as? WebserviceError)?.reason { true } else { false }
+                span.attributes["http.response.status_code"] = (named as? WebserviceError)?.statusCode
+                span.attributes["error.type"] = HTTPClientConventions.errorType(of: named)
                 span.setStatus(SpanStatus(code: .error))
                 // The pipeline's errors are redacted already: no description, reflection or dump shows a credential.
-                if !timedOut, !(error is CancellationError) { span.recordError(error) }
+                if !timedOut, !(named is CancellationError) { span.recordError(named) }
                 throw error
             }
         }

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The pipeline's observer: tells the ``LoadContext/observer`` of each request handed to the transport, and of the
-/// response or failure it brought, with the errors as ``Webservice/load(_:)->A`` throws them.
+/// response or failure it brought, with the errors as ``Webservice/load(_:)->A`` throws them: past the load's deadline,
+/// ``WebserviceError/Reason/timedOut(after:)`` (``LoadContext/named(_:)``).
 struct Observing: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let observer = context.observer else { return try await next(request, context) }
@@ -20,7 +21,9 @@ struct Observing: Middleware {
             observer(WebserviceEvent(kind, request: request, context: context, countsBody: countsBody))
             return response
         } catch {
-            // A cancellation too: every request sent ends with one event, which metrics count on.
+            // A cancellation too: every request sent ends with one event, which metrics count on. Past the deadline,
+            // the timeout, whichever error the request ended with.
+            let error = context.named(error)
             let kind = WebserviceEvent.Kind.failed(error, duration: Uptime.seconds(since: start))
             observer(WebserviceEvent(kind, request: request, context: context))
             throw error

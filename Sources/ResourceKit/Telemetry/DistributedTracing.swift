@@ -54,7 +54,7 @@
                 load.end(statusCode: response.statusCode)
                 return response
             } catch {
-                load.end(failure: error, timedOut: context.timeRemaining.map { $0 <= 0 } == true)
+                load.end(failure: context.named(error))
                 throw error
             }
         }
@@ -110,14 +110,14 @@
         /// `failure`.
         ///
         /// No span starts after this.
-        func end(statusCode: Int? = nil, failure: (any Error)? = nil, timedOut: Bool = false) {
+        func end(statusCode: Int? = nil, failure: (any Error)? = nil) {
             let previous = state.withLock { state in
                 defer { state = .ended }
                 return state
             }
             guard case .started(let span) = previous else { return }
             let errorType =
-                failure.map { HTTPClientConventions.errorType(of: $0, timedOut: timedOut) }
+                failure.map { HTTPClientConventions.errorType(of: $0) }
                 ?? statusCode.flatMap { $0 >= 400 ? String($0) : nil }
             span.attributes["http.response.status_code"] = statusCode
             if let errorType {

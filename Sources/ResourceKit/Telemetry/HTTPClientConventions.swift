@@ -38,11 +38,10 @@ enum HTTPClientConventions {
         }
     }
 
-    /// `error.type` of a failure: `timeout` once the load's deadline passed (whichever error the request then ended
-    /// with) or for a load that timed out, the status of an error with a response, or the type of the transport's error, such as `URLError`.
-    static func errorType(of error: any Error, timedOut: Bool) -> String {
+    /// `error.type` of a failure, as ``LoadContext/named(_:)`` names it: `timeout` for the resource's timeout, the
+    /// status of an error with a response, or the type of the error, such as `URLError` for the transport's.
+    static func errorType(of error: any Error) -> String {
         if let statusCode = (error as? WebserviceError)?.statusCode { return String(statusCode) }
-        if timedOut { return "timeout" }
         if case .timedOut = (error as? WebserviceError)?.reason { return "timeout" }
         let cause = (error as? WebserviceError)?.underlyingError ?? error
         return String(describing: type(of: cause))

@@ -56,21 +56,23 @@
             do {
                 let response = try await next(request, context)
                 let seconds = Uptime.seconds(since: start)
+                var metadata: Logger.Metadata = [
+                    "http.response.status_code": "\(response.statusCode)",
+                    "resourcekit.attempt": "\(response.attempts)", "resourcekit.duration": "\(seconds)",
+                ]
+                // From 400 on, a failed load, as its metric and span say.
+                if response.statusCode >= 400 { metadata["error.type"] = "\(response.statusCode)" }
                 logger.debug(
-                    "\(load): \(response.statusCode), loaded in \(Self.milliseconds(seconds))",
-                    metadata: [
-                        "http.response.status_code": "\(response.statusCode)",
-                        "resourcekit.attempt": "\(response.attempts)", "resourcekit.duration": "\(seconds)",
-                    ])
+                    "\(load): \(response.statusCode), loaded in \(Self.milliseconds(seconds))", metadata: metadata)
                 return response
             } catch {
                 let seconds = Uptime.seconds(since: start)
-                let timedOut = context.timeRemaining.map { $0 <= 0 } == true
+                let named = context.named(error)
                 logger.debug(
                     "\(load): load failed after \(Self.milliseconds(seconds))",
                     metadata: [
-                        "error.type": "\(HTTPClientConventions.errorType(of: error, timedOut: timedOut))",
-                        "resourcekit.error": "\(Redaction.scrub("\(error)"))", "resourcekit.duration": "\(seconds)",
+                        "error.type": "\(HTTPClientConventions.errorType(of: named))",
+                        "resourcekit.error": "\(Redaction.scrub("\(named)"))", "resourcekit.duration": "\(seconds)",
                     ])
                 throw error
             }
@@ -87,10 +89,11 @@
                 return
             case .received(let statusCode, let bytes, let duration):
                 metadata["http.response.status_code"] = "\(statusCode)"
+                if statusCode >= 400 { metadata["error.type"] = "\(statusCode)" }
                 if event.countsBody { metadata["http.response.body.size"] = "\(bytes)" }
                 metadata["resourcekit.duration"] = "\(duration)"
             case .failed(let error, let duration):
-                metadata["error.type"] = "\(HTTPClientConventions.errorType(of: error, timedOut: event.timedOut))"
+                metadata["error.type"] = "\(HTTPClientConventions.errorType(of: error))"
                 metadata["resourcekit.duration"] = "\(duration)"
             case .retryScheduled(_, let delay):
                 metadata["resourcekit.delay"] = "\(delay)"

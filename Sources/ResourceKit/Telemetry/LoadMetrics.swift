@@ -33,7 +33,7 @@
             -> Response
         {
             let recorder = MetricsRecorder(
-                factory: factory ?? MetricsSystem.factory,
+                factory: factory ?? MetricsSystem.factory, origins: origins,
                 attributes: origins.attributes(method: request.httpMethod ?? "GET", url: request.url))
             var context = context
             let observer = context.observer
@@ -44,14 +44,10 @@
             let start = Uptime.now()
             do {
                 let response = try await next(request, context)
-                recorder.finish(
-                    statusCode: response.statusCode, failure: nil, timedOut: false,
-                    seconds: Uptime.seconds(since: start))
+                recorder.finish(statusCode: response.statusCode, failure: nil, seconds: Uptime.seconds(since: start))
                 return response
             } catch {
-                let timedOut = context.timeRemaining.map { $0 <= 0 } == true
-                recorder.finish(
-                    statusCode: nil, failure: error, timedOut: timedOut, seconds: Uptime.seconds(since: start))
+                recorder.finish(statusCode: nil, failure: context.named(error), seconds: Uptime.seconds(since: start))
                 throw error
             }
         }
@@ -59,9 +55,11 @@
 
     /// The metrics of one load: its requests as their events arrive, then the load itself.
     ///
-    /// Each measurement goes to the handler the factory makes for its name and attributes, without the metric object
-    /// of swift-metrics around it, and the attributes are built once for each origin and method: with a no-op
-    /// factory, the cost is the events' and this bookkeeping's (<doc:Observability#What-the-signals-cost>).
+    /// A request is measured as the transport got it (the event's request), with its own method and origin, which a
+    /// later middleware may have changed; the load with its own. Each measurement goes to the handler the factory
+    /// makes for its name and attributes, without the metric object of swift-metrics around it, and the attributes
+    /// are built once for each origin and method: with a no-op factory, the cost is the events' and this
+    /// bookkeeping's (<doc:Observability#What-the-signals-cost>).
     final class MetricsRecorder: Sendable {
         /// What the load's events said so far.
         private struct State {
@@ -69,17 +67,22 @@
             var sent = 0
             /// Whether the cache answered, fresh or after a `304`.
             var answeredFromCache = false
+            /// The attributes of the request sent last, for its end; a load's requests follow one another.
+            var request: Attributes?
             /// The size of the body of the request sent last, recorded when it ends.
             var bodySize: Int64?
         }
 
         private let factory: any MetricsFactory
-        /// The attributes of the load's requests: its method, server and scheme.
+        /// The attributes of the origins and methods measured, shared with the middleware.
+        private let origins: MeasuredOrigins
+        /// The attributes of the load: its first request's method, server and scheme.
         private let attributes: Attributes
         private let state = Mutex(State())
 
-        init(factory: any MetricsFactory, attributes: Attributes) {
+        init(factory: any MetricsFactory, origins: MeasuredOrigins, attributes: Attributes) {
             self.factory = factory
+            self.origins = origins
             self.attributes = attributes
         }
 
@@ -97,26 +100,31 @@
         func observe(_ event: WebserviceEvent) {
             switch event.kind {
             case .sent:
-                factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).increment(by: 1)
+                let request = event.request()
+                let sent = origins.attributes(method: request.httpMethod ?? "GET", url: request.url)
+                factory.makeMeter(label: Name.activeRequests, dimensions: sent.common).increment(by: 1)
                 let size = event.requestBodySize
                 state.withLock {
                     $0.sent += 1
+                    $0.request = sent
                     $0.bodySize = size
                 }
             case .received(let statusCode, let bytes, let duration):
-                let dimensions = attributes.answered(statusCode)
-                ended(duration: duration, dimensions: dimensions)
+                let (request, size) = state.withLock { ($0.request ?? attributes, $0.bodySize.take()) }
+                let dimensions = request.answered(statusCode)
+                ended(request, duration: duration, dimensions: dimensions, bodySize: size)
                 if event.countsBody {
                     factory.makeRecorder(label: Name.responseBodySize, dimensions: dimensions, aggregate: true)
                         .record(Int64(bytes))
                 }
             case .failed(let error, let duration):
-                var dimensions = attributes.common
+                let (request, size) = state.withLock { ($0.request ?? attributes, $0.bodySize.take()) }
+                var dimensions = request.common
                 if let statusCode = (error as? WebserviceError)?.statusCode {
                     dimensions.append(("http.response.status_code", Self.text(statusCode)))
                 }
-                dimensions.append(("error.type", HTTPClientConventions.errorType(of: error, timedOut: event.timedOut)))
-                ended(duration: duration, dimensions: dimensions)
+                dimensions.append(("error.type", HTTPClientConventions.errorType(of: error)))
+                ended(request, duration: duration, dimensions: dimensions, bodySize: size)
             case .cacheHit, .revalidated:
                 state.withLock { $0.answeredFromCache = true }
             case .retryScheduled, .waitingForNetwork, .credentialRefreshed:
@@ -124,23 +132,27 @@
             }
         }
 
-        /// Records the end of a request that took `duration` seconds: it is no longer active, and its duration and
-        /// its body's size have the attributes of how it ended.
-        private func ended(duration: TimeInterval, dimensions: [(String, String)]) {
-            factory.makeMeter(label: Name.activeRequests, dimensions: attributes.common).decrement(by: 1)
+        /// Records the end of the request with `request`'s attributes that took `duration` seconds and sent
+        /// `bodySize` bytes: it is no longer active, and its duration and its body's size have the attributes of how it
+        /// ended.
+        private func ended(
+            _ request: Attributes, duration: TimeInterval, dimensions: [(String, String)], bodySize: Int64?
+        ) {
+            factory.makeMeter(label: Name.activeRequests, dimensions: request.common).decrement(by: 1)
             factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
                 Self.nanoseconds(duration))
-            if let size = state.withLock({ $0.bodySize.take() }) {
-                factory.makeRecorder(label: Name.requestBodySize, dimensions: dimensions, aggregate: true).record(size)
+            if let bodySize {
+                factory.makeRecorder(label: Name.requestBodySize, dimensions: dimensions, aggregate: true).record(
+                    bodySize)
             }
         }
 
-        /// Records the load, which took `seconds` and failed with `failure` or was answered with `statusCode`, a
-        /// failure from `400` on, as for a request.
-        func finish(statusCode: Int?, failure: (any Error)?, timedOut: Bool, seconds: TimeInterval) {
+        /// Records the load, which took `seconds` and failed with `failure` (named by the load's deadline) or was
+        /// answered with `statusCode`, a failure from `400` on, as for a request.
+        func finish(statusCode: Int?, failure: (any Error)?, seconds: TimeInterval) {
             let (sent, fromCache) = state.withLock { ($0.sent, $0.answeredFromCache) }
             let errorType =
-                failure.map { HTTPClientConventions.errorType(of: $0, timedOut: timedOut) }
+                failure.map { HTTPClientConventions.errorType(of: $0) }
                 ?? statusCode.flatMap { $0 >= 400 ? Self.text($0) : nil }
             let dimensions =
                 if let errorType {

@@ -18,9 +18,10 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         case sent
         /// A response arrived: its status code, its body's size and the seconds since it was sent.
         case received(statusCode: Int, bytes: Int, duration: TimeInterval)
-        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)->A`` would throw, or the
-        /// request was cancelled (`CancellationError`, or `timeout` past the resource's ``Resource/timeout``): each
-        /// ``sent`` ends with this or ``received(statusCode:bytes:duration:)``.
+        /// The transport failed before a response arrived, with the error ``Webservice/load(_:)->A`` would throw:
+        /// ``WebserviceError/Reason/timedOut(after:)`` once the resource's ``Resource/timeout`` passed, whichever error
+        /// the request ended with, or `CancellationError` when it was cancelled. Each ``sent`` ends with this or
+        /// ``received(statusCode:bytes:duration:)``.
         case failed(any Error, duration: TimeInterval)
         /// ``RetryPolicy`` will send the request again after `delay` seconds; `attempt` attempts were made so far.
         case retryScheduled(attempt: Int, delay: TimeInterval)
@@ -46,8 +47,8 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         let request = request()
         return request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
     }
-    /// The request, kept in a closure so that `dump` shows no header field; its URL is masked when it is read.
-    private let request: @Sendable () -> URLRequest
+    /// The request as the transport got it, kept in a closure so that `dump` shows no header field.
+    let request: @Sendable () -> URLRequest
     /// The attempt the event belongs to, from 1 (``LoadContext/attempt``).
     let attempt: Int
     /// The resource's ``Resource/name``.
@@ -57,8 +58,6 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     /// Whether a ``Kind/received(statusCode:bytes:duration:)`` event's `bytes` count the whole body, read into
     /// memory: not for a stream's head, nor for a download, whose body goes to a file.
     let countsBody: Bool
-    /// Whether the load's deadline had passed, for a ``Kind/failed(_:duration:)`` event.
-    let timedOut: Bool
 
     init(
         _ kind: Kind, request: URLRequest, context: LoadContext, bodyFileLength: Int64? = nil, countsBody: Bool = false
@@ -69,11 +68,10 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         resourceName = context.name
         self.bodyFileLength = bodyFileLength
         self.countsBody = countsBody
-        if case .failed = kind { timedOut = context.timeRemaining.map { $0 <= 0 } == true } else { timedOut = false }
     }
 
     /// The size of the request's body, in memory or in its file, for a ``Kind/sent`` event; `nil` without one.
-    var requestBodySize: Int64? { request().httpBody.map { Int64($0.count) } ?? bodyFileLength }
+    var requestBodySize: Int64? { bodyFileLength ?? request().httpBody.map { Int64($0.count) } }
 
     /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.
     var cURLDescription: String { request().cURLDescription }
