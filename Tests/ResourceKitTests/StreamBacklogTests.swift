@@ -6,9 +6,7 @@ import Testing
 
 /// What a stream's body holds while its reader is behind a writer that never waits, as a session delegate's: the
 /// chunks past the memory backlog wait in an unnamed file, and every chunk reaches the reader once, in order.
-///
-/// Serialized: a test that looks for the spool's name in `TMPDIR` must not see another test's there for a moment.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct StreamBacklogTests {
+@Suite(.timeLimit(.minutes(1))) struct StreamBacklogTests {
     /// 4 MiB, each byte its offset's low bits times 31.
     ///
     /// Made by appending a block of 256, not byte by byte: a static is made while every other test that reads it
@@ -137,14 +135,75 @@ import Testing
         #expect(try await channel.next() == nil)
     }
 
+    /// The spool's file is made in the directory given, which never has an entry for it: on Linux the file never has
+    /// a name (`O_TMPFILE`), so the directory isn't even modified; elsewhere the name is gone at once.
+    ///
+    /// Against `mkstemp` and `unlink`, the directory had no entry afterwards either, but was modified.
     @Test func theSpoolHasNoNameAnotherProcessCouldOpen() throws {
-        let directory = FileManager.default.temporaryDirectory
-        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        let channel = BodyChannel(backlog: 1_024) {}
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var modified = [timespec(tv_sec: 1, tv_nsec: 0), timespec(tv_sec: 1, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, directory.path, &modified, 0) == 0)
+        let channel = BodyChannel(backlog: 1_024, spoolDirectory: directory.path) {}
+        defer { channel.cancel(CancellationError()) }
         for chunk in Self.chunks.prefix(64) { channel.write(chunk) }  // the spool is made at the second
-        let after = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(Set(after).subtracting(before).filter { $0.hasPrefix(".resourcekit-stream-") }.isEmpty)
-        #expect(channel.waitingInMemory <= 1_024)
+        #expect(channel.spoolFootprint > 0)
+        #expect(try files(in: directory).isEmpty)
+        #if os(Linux)
+            let links = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+            }
+            #expect(links.contains { $0.hasPrefix(directory.path + "/") }, "the spool's file isn't in the directory")
+            var status = stat()
+            #expect(stat(directory.path, &status) == 0)
+            // `O_TMPFILE`: a file system without unnamed files (overlayfs before Linux 6.6) names the spool's too.
+            let unnamed = open(directory.path, 0o20000000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o600)
+            if unnamed >= 0 { close(unnamed) }
+            #expect(status.st_mtim.tv_sec == 1 || unnamed < 0, "an entry was made in the directory, and removed")
+        #endif
+    }
+
+    /// Directories the spool's file may be made in: the user's own, private, sticky or open to others' writes, and,
+    /// where the test may give one away (as root), another user's.
+    static let temporaryDirectories =
+        [
+            TemporaryDirectory(owner: geteuid(), mode: 0o700, refused: false),
+            TemporaryDirectory(owner: geteuid(), mode: 0o1777, refused: false),  // as `/tmp`
+            TemporaryDirectory(owner: geteuid(), mode: 0o777, refused: true),
+            TemporaryDirectory(owner: geteuid(), mode: 0o770, refused: true),
+        ]
+        + (geteuid() == 0
+            ? [
+                TemporaryDirectory(owner: 65_534, mode: 0o700, refused: true),
+                TemporaryDirectory(owner: 65_534, mode: 0o1777, refused: true),
+            ] : [])
+
+    /// A directory's owner and permission bits, and whether the spool refuses to name a file in it.
+    struct TemporaryDirectory: Sendable, CustomTestStringConvertible {
+        var owner: uid_t
+        var mode: mode_t
+        var refused: Bool
+
+        var testDescription: String { "uid \(owner), mode \(String(mode, radix: 8))" }
+    }
+
+    /// A temporary directory where the spool's file would have a name for a moment (elsewhere than Linux, or on a file
+    /// system without unnamed files): no other user may be able to rename it before it is unlinked, and keep it.
+    @Test(arguments: temporaryDirectories)
+    func aSpoolFileIsNamedOnlyWhereNoOtherUserCanRenameIt(_ shared: TemporaryDirectory) throws {
+        let directory = try newDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(chown(directory.path, shared.owner, gid_t.max) == 0 && chmod(directory.path, shared.mode) == 0)
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
+        defer { close(descriptor) }
+        if shared.refused {
+            let error = #expect(throws: URLError.self) { try Spool.namedFile(in: descriptor, at: directory.path) }
+            #expect(error?.code == .cannotWriteToFile)
+            #expect(error?.localizedDescription.contains(directory.path) == true)
+        } else {
+            close(try Spool.namedFile(in: descriptor, at: directory.path))
+        }
+        #expect(try files(in: directory).isEmpty)
     }
 
     /// Counts the calls of a channel's `stop`.

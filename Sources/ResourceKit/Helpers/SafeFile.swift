@@ -87,6 +87,13 @@ enum SafeFile {
         return status.st_uid == geteuid() && status.st_mode & 0o777 == 0o600 ? nil : .notPrivate
     }
 
+    /// Whether a user other than the effective one and root can rename or remove a file in the directory of `status`:
+    /// it is theirs, or the group or others can write it and it isn't sticky (`S_ISVTX`).
+    static func othersCanRename(in status: stat) -> Bool {
+        let owner = status.st_uid == geteuid() || status.st_uid == 0
+        return !owner || (status.st_mode & 0o022 != 0 && status.st_mode & S_ISVTX == 0)
+    }
+
     /// The bytes of the regular file `name`, opened as ``open(_:in:_:followingLinks:owner:)`` does, at most `limit`.
     ///
     /// The buffer starts at the file's size, which is at most `limit`, and grows only as more bytes arrive; one byte

@@ -42,18 +42,22 @@ final class BodyChannel: Sendable {
     /// For a stream, the most bytes that may wait on disk, and the most in one of its files.
     private let spoolLimit: Int64
     private let spoolSegment: Int64
+    /// For a stream, the directory of the spool's files; `nil` for the temporary directory (`TMPDIR`).
+    private let spoolDirectory: String?
 
     /// A channel that already holds `early`.
     init(
         backlog: Int? = nil,
         spoolLimit: Int64 = Spool.limit,
         spoolSegment: Int64 = Spool.segment,
+        spoolDirectory: String? = nil,
         early: [Data] = [],
         stop: @escaping @Sendable () -> Void
     ) {
         self.backlog = backlog
         self.spoolLimit = spoolLimit
         self.spoolSegment = spoolSegment
+        self.spoolDirectory = spoolDirectory
         self.stop = stop
         state.withLock { state in
             state.early = early
@@ -106,7 +110,7 @@ final class BodyChannel: Sendable {
     /// Writes `data` into the spool at `placement` without the lock, so that a reader never waits for a disk, then
     /// counts it; a reader that found nothing to read meanwhile gets it.
     private func spool(_ data: Data, at placement: Spool.Placement) {
-        let written = Result { try Spool.write(data, at: placement) }
+        let written = Result { try Spool.write(data, at: placement, in: spoolDirectory) }
         var failed = false
         let (closing, settled) = state.withLock { state -> ([Int32], (() -> Void)?) in
             switch written {

@@ -12,13 +12,14 @@ import Foundation
 /// no name: written at the end on the writer's thread, read from the start off the cooperative pool.
 ///
 /// Its owner keeps it under a lock, but neither writes nor reads a file under it: the one writer asks where a chunk
-/// goes (``reserve(_:)``), writes it (``write(_:at:)``) and then counts it (``commit(_:to:at:)``); the reader asks
+/// goes (``reserve(_:)``), writes it (``write(_:at:in:)``) and then counts it (``commit(_:to:at:)``); the reader asks
 /// for a ``Piece``, reads it, and then marks it taken (``took(_:)``).
 ///
-/// Each file is made with `mkstemp` (`O_EXCL`, mode 0600, so no file or link another user placed is ever opened)
-/// and unlinked at once, so no other process can open it and it is gone when it is closed, also after a crash. The
-/// chunks go into files of at most ``segment`` bytes, and a file the reader has read to its end is closed, so the
-/// disk holds what the reader hasn't taken and at most one segment more, however long the stream.
+/// No other process can open a file of it, and each is gone when it is closed, also after a crash: on Linux it never
+/// has a name (`O_TMPFILE`); elsewhere, or on a file system without such files, it has one for a moment, in a directory
+/// where no other user can rename it (<doc:FilesOnDisk>). The chunks go into files of at most ``segment`` bytes, and a
+/// file the reader has read to its end is closed, so the disk holds what the reader hasn't taken and at most one segment
+/// more, however long the stream.
 struct Spool {
     /// The most bytes a spool holds for its reader before the stream fails, by default.
     static let limit: Int64 = 1 << 30
@@ -83,10 +84,11 @@ struct Spool {
         return placement
     }
 
-    /// Writes `data` at `placement`, making its new file if it has none, with blocking calls on the writer's
-    /// thread; returns the descriptor written, for ``commit(_:to:at:)``.
-    static func write(_ data: Data, at placement: Placement) throws -> Int32 {
-        let descriptor = try placement.descriptor ?? temporaryFile()
+    /// Writes `data` at `placement`, making its new file in `directory` (`nil`: the temporary directory, `TMPDIR`) if
+    /// it has none, with blocking calls on the writer's thread; returns the descriptor written, for
+    /// ``commit(_:to:at:)``.
+    static func write(_ data: Data, at placement: Placement, in directory: String?) throws -> Int32 {
+        let descriptor = try placement.descriptor ?? temporaryFile(in: directory)
         guard data.withUnsafeBytes({ writeAll(descriptor, $0, at: placement.offset) }) else {
             let failure = Self.failure("written", errno)
             if placement.descriptor == nil { systemClose(descriptor) }
@@ -164,16 +166,45 @@ struct Spool {
         }
     }
 
-    /// A new file with no name in the temporary directory (`TMPDIR`).
-    private static func temporaryFile() throws -> Int32 {
-        var template = Array(
-            FileManager.default.temporaryDirectory.appendingPathComponent(".resourcekit-stream-XXXXXX").path
-                .utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Self.failure("made", errno) }
-        // `mkostemp(O_CLOEXEC)` isn't imported into Swift: a process started in between inherits it open.
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    /// A new file with no name in the directory at `path`, the temporary directory (`TMPDIR`) when it is `nil`.
+    ///
+    /// A link at the path is followed, as in any path given: the file is made through the descriptor of the directory
+    /// it leads to, the one ``namedFile(in:at:)`` checks. A file that never has a name needs no check: whoever owns the
+    /// directory, no one can rename it.
+    private static func temporaryFile(in path: String?) throws -> Int32 {
+        let path = path ?? FileManager.default.temporaryDirectory.path
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
+        guard directory >= 0 else { throw failure("made", errno) }
+        defer { systemClose(directory) }
+        #if os(Linux)
+            // Glibc doesn't export `O_TMPFILE` to Swift: it is `__O_TMPFILE | O_DIRECTORY`, the first 0o20000000 on
+            // every architecture Swift runs on (`O_DIRECTORY` differs: 0o200000 on x86_64, 0o40000 on aarch64).
+            let unnamed = openat(directory, ".", 0o20000000 | O_DIRECTORY | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)
+            if unnamed >= 0 { return unnamed }
+            // A file system without unnamed files, or a kernel before 3.11 (`EISDIR`), gets one named for a moment.
+            guard [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) else { throw failure("made", errno) }
+        #endif
+        return try namedFile(in: directory, at: path)
+    }
+
+    /// A new file in the directory open as `directory`, at `path`, made `O_EXCL` and `0600` (so no file or link another
+    /// user placed is ever opened) and unlinked at once.
+    ///
+    /// - Throws: `URLError(.cannotWriteToFile)` also when another user could rename the file before it is unlinked,
+    ///   and keep it (``SafeFile/othersCanRename(in:)``): no file is made there.
+    static func namedFile(in directory: Int32, at path: String) throws -> Int32 {
+        var status = stat()
+        guard fstat(directory, &status) == 0 else { throw failure("made", errno) }
+        guard !SafeFile.othersCanRename(in: status) else {
+            throw failure(
+                "The temporary directory \(path) is another user's, or others can write it and it isn't sticky: the "
+                    + "file that would hold what a stream's reader is behind isn't made there, where they could keep it."
+            )
+        }
+        let name = ".resourcekit-stream-" + EntryName.hex(UInt64.random(in: .min ... .max))
+        guard let (descriptor, _) = try? SafeFile.open(name, in: directory, O_RDWR | O_CREAT | O_EXCL, owner: .user)
+        else { throw failure("made", errno) }
+        unlinkat(directory, name, 0)
         return descriptor
     }
 
@@ -194,14 +225,15 @@ struct Spool {
         }
     }
 
-    /// The error of a spool that couldn't be made, written or read.
+    /// The error of a spool that couldn't be made, written or read, for the `errno` `code`.
     fileprivate static func failure(_ what: String, _ code: Int32) -> URLError {
-        URLError(
-            .cannotWriteToFile,
-            userInfo: [
-                NSLocalizedDescriptionKey:
-                    "The temporary file that holds what a stream's reader is behind couldn't be \(what): "
-                    + String(cString: strerror(code)) + "."
-            ])
+        failure(
+            "The temporary file that holds what a stream's reader is behind couldn't be \(what): "
+                + String(cString: strerror(code)) + ".")
+    }
+
+    /// The error of a spool whose file wasn't made, written or read, that `description` describes.
+    private static func failure(_ description: String) -> URLError {
+        URLError(.cannotWriteToFile, userInfo: [NSLocalizedDescriptionKey: description])
     }
 }
