@@ -15,7 +15,8 @@ import Testing
 
     /// What happens to the file of the entry for `…/a` while the cache is closed.
     enum Corruption: String, CaseIterable {
-        case empty, truncatedHead, truncatedBody, extraByte, wrongMagic, wrongVersion, flippedChecksumByte
+        case empty, truncatedHead, truncatedBody, extraByte, wrongMagic, wrongVersion, sealedVersion,
+            flippedChecksumByte
         case flippedKeyByte, flippedBodyByte, hugeMetadataLength, hugeBodyLength, renamedFromAnotherEntry
 
         /// Corrupts `a`, the file of `…/a`, where `b` is the file of `…/b`.
@@ -28,6 +29,7 @@ import Testing
             case .extraByte: bytes.append(0)
             case .wrongMagic: bytes[0] ^= 0xFF
             case .wrongVersion: bytes[4] ^= 0xFF
+            case .sealedVersion: bytes[4] = 4  // the version whose head was sealed, written before
             case .flippedChecksumByte: bytes[12] ^= 0x01
             case .flippedKeyByte: bytes[CacheFile.headLength + 10] ^= 0x01
             case .flippedBodyByte: bytes[bytes.count - 1] ^= 0x01
@@ -143,15 +145,13 @@ import Testing
     }
 }
 
-/// What a persistent cache's directory shows a reader: no URL of a request or a response, in any file.
+/// What a persistent cache's directory shows a reader: no credential of a request or a response, in any file.
 @Suite struct CacheSecrecyTests {
     private let folder = CacheFolder()
 
-    @Test func redirectTargetWithATokenIsNotOnDiskAndTheStoredResponseKeepsIt() async throws {
+    @Test func redirectTargetsCredentialsAreNeverOnDiskAndTheStoredResponseStillAnswers() async throws {
         defer { folder.delete() }
-        let target = try #require(
-            URL(string: "https://user-of-b:pass-of-b@b.example/hidden-place/file?access_token=SECRET-t0ken-4242"))
-        let server = RedirectingServer(target: target)
+        let server = RedirectingServer()
         let request = CacheFolder.request("old")
         let resource = Resource<Data>(url: try #require(request.url), parse: { $0 })
         do {
@@ -159,30 +159,64 @@ import Testing
             #expect(try await service.load(resource) == Data("redirected".utf8))
         }
 
-        let parts = ["SECRET-t0ken-4242", "access_token", "user-of-b", "pass-of-b", "b.example", "hidden-place"]
-        #expect(try secrets(parts + ["api.example.com", "/old"], foundIn: folder.url) == [])
+        let onDisk = try secrets(RedirectingServer.secretForms, foundIn: folder.url)
+        #expect(onDisk == [])
         let cache = try await folder.cache()
         let found = try #require(await cache.lookup(request).found)
-        #expect(found.response.url == target)
-        #expect(found.response.headers["Link"] == server.link)
+        let served = found.response.response
+        #expect(served.statusCode == 200)
+        #expect(served.body == Data("redirected".utf8))
+        let masked = "https://REDACTED@b.example/hidden-place/file?access_token=REDACTED&token=REDACTED&page=1"
+        #expect(served.url?.absoluteString == masked)
+        #expect(served.value(forHTTPHeaderField: "Content-Location") == masked)
+        #expect(served.value(forHTTPHeaderField: "ETag") == "\"v1\"")
+        #expect(served.value(forHTTPHeaderField: "X-Total-Count") == "42")
+        #expect(served.value(forHTTPHeaderField: "X-Auth-Token") == nil)
+        // A relative link still resolves against the masked URL's path.
+        let link = try #require(served.value(forHTTPHeaderField: "Link"))
+        #expect(
+            try LinkHeader.target(of: "next", in: link, relativeTo: found.response.url)?.absoluteString
+                == "https://REDACTED@b.example/hidden-place/page-2?access_token=REDACTED")
+        #expect(
+            try LinkHeader.target(of: "last", in: link, relativeTo: found.response.url)?.absoluteString
+                == masked + "&last=1")
         #expect(try await Webservice(transport: server, cache: cache).load(resource) == Data("redirected".utf8))
         #expect(await server.requests.all.count == 1)
     }
 }
 
-/// A transport that followed a redirect to `target` for every request: its response has `target`'s URL, a `Link` to
-/// the next page there, and is fresh for an hour.
+/// A transport that followed a redirect to ``target`` for every request: its response has that URL, with credentials
+/// in its user information and query, header fields that repeat them, and is fresh for an hour.
 private struct RedirectingServer: Transport {
-    let target: URL
     let requests = Notes<URLRequest>()
 
-    /// The `Link` field of the response: another URL with the token.
-    var link: String { "<\(target.absoluteString)&page=2>; rel=\"next\"" }
+    /// The redirect's target: a user and password, two credential query items and one that isn't.
+    static let target = URL(
+        string: "https://user-of-b:pass%2Fof-b@b.example/hidden-place/file"
+            + "?access_token=SECRET%2Ft0ken-4242&token=0ther-t0ken-77&page=1")!
+
+    /// The credentials the response carries, decoded.
+    static let secrets = ["user-of-b", "pass/of-b", "SECRET/t0ken-4242", "0ther-t0ken-77", "h3ader-t0ken-99"]
+
+    /// Each of ``secrets`` as it is, percent-encoded in either case and in base64, and the user and password as a
+    /// `Basic` credential: what a file must hold none of.
+    static var secretForms: [String] {
+        let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let encoded = secrets.compactMap { $0.addingPercentEncoding(withAllowedCharacters: unreserved) }
+        let base64 = (secrets + ["user-of-b:pass/of-b"]).map { Data($0.utf8).base64EncodedString() }
+        return Array(Set(secrets + encoded + encoded.map { $0.lowercased() } + base64))
+    }
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         await requests.append(request)
-        let headers = ["Cache-Control": "max-age=3600", "Link": link, "Content-Location": target.absoluteString]
-        guard let response = HTTPURLResponse(url: target, statusCode: 200, httpVersion: nil, headerFields: headers)
+        let target = Self.target.absoluteString
+        let headers = [
+            "Cache-Control": "max-age=3600", "ETag": "\"v1\"", "X-Total-Count": "42", "X-Auth-Token": "h3ader-t0ken-99",
+            "Link": "<page-2?access_token=SECRET%2Ft0ken-4242>; rel=\"next\", <\(target)&last=1>; rel=\"last\"",
+            "Content-Location": target,
+            "Location": "https://user-of-b:pass%2Fof-b@b.example/elsewhere?token=0ther-t0ken-77",
+        ]
+        guard let response = HTTPURLResponse(url: Self.target, statusCode: 200, httpVersion: nil, headerFields: headers)
         else { throw URLError(.badServerResponse) }
         return (Data("redirected".utf8), response)
     }

@@ -12,18 +12,13 @@ import Foundation
 ///
 /// A file is a fixed head, then the metadata, then the body:
 ///
-/// - head (36 bytes, little-endian): the magic `RKRC`, the version (4), the metadata's length (32 bits) and XXH64,
+/// - head (36 bytes, little-endian): the magic `RKRC`, the version (5), the metadata's length (32 bits) and XXH64,
 ///   the body's length (64 bits) and XXH64;
-/// - metadata: the key (``keyBytes(_:salt:)``), a nonce of 16 random bytes, then the response's head, sealed
-///   (``seal(_:with:nonce:)``): the date it was stored (a `Double`'s bits), the status code, the response's URL when
-///   it isn't the request's (after a redirect), else an empty text, the number of header fields and each name and
-///   value; every text is its length (32 bits) then its UTF-8;
+/// - metadata: the key (``keyBytes(_:salt:)``), then the response's head: the date it was stored (a `Double`'s bits),
+///   the status code, the response's URL when it isn't the request's (after a redirect), redacted
+///   (``Redaction/redacted(_:removing:)``), else an empty text, the number of header fields and each name and value,
+///   without credentials (``withoutCredentials(_:)``); every text is its length (32 bits) then its UTF-8;
 /// - body: the bytes as they are.
-///
-/// The head is sealed because it may hold a URL: the redirect's target, with a token in its query or user information,
-/// or one in a `Link` or `Content-Location` field. Its key (``sealingKey(_:salt:)``) is derived from the directory's
-/// salt and the request's URL and header fields, which are on disk only as digests: reading the directory is not
-/// enough to read a head.
 ///
 /// Reading checks the magic and version, that the lengths add up to the file's real size before anything is allocated
 /// from them, both checksums, that the key is the one asked for, and that the metadata parses to its last byte; any
@@ -32,11 +27,9 @@ enum CacheFile {
     /// The bytes of the head.
     static let headLength = 36
     private static let magic: UInt32 = 0x4352_4B52  // "RKRC" read little-endian
-    /// 4 since the response's head is sealed (3 held it, a redirect's target URL included, in clear); a file of
-    /// another version is corrupt.
-    private static let version: UInt32 = 4
-    /// The bytes of a file's nonce.
-    private static let nonceLength = 16
+    /// 5 since the response's head holds no credential (4 sealed it, 3 held it as it arrived); a file of another
+    /// version is corrupt.
+    private static let version: UInt32 = 5
     /// The bytes of a directory's salt.
     static let saltLength = 32
 
@@ -48,59 +41,19 @@ enum CacheFile {
     /// (which may hold a token in its query or user information) nor a header value, such as a credential, is ever
     /// written.
     static func keyBytes(_ key: ResponseCache.Key, salt: [UInt8]) throws -> [UInt8] {
-        var writer = Writer()
-        try writer.append(text: digest(Array(key.url.utf8), salt: salt))
-        writer.bytes += digest(try fields(of: key), salt: salt)
-        return writer.bytes
-    }
-
-    /// The header fields of `key`, sorted by name, as bytes: their number, then each name and value.
-    private static func fields(of key: ResponseCache.Key) throws -> [UInt8] {
         var fields = Writer()
         fields.append(try length(key.headers.count))
         for (name, value) in key.headers.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             try fields.append(text: name)
             try fields.append(text: value)
         }
-        return fields.bytes
-    }
-
-    /// The key a file's head is sealed with: the SHA-256 of the directory's `salt`, a label, and `key`'s URL and
-    /// header fields themselves, of which the directory holds only digests.
-    ///
-    /// The label's first byte, 0, can't start a URL: no digest in the directory is of these bytes, nor of bytes that
-    /// begin with them.
-    static func sealingKey(_ key: ResponseCache.Key, salt: [UInt8]) throws -> [UInt8] {
         var writer = Writer()
-        writer.bytes = salt + [0] + Array("ResourceKit sealed head".utf8)
-        try writer.append(text: Array(key.url.utf8))
-        writer.bytes += try fields(of: key)
-        return sha256(writer.bytes)
+        try writer.append(text: digest(Array(key.url.utf8), salt: salt))
+        writer.bytes += digest(fields.bytes, salt: salt)
+        return writer.bytes
     }
 
-    /// `bytes` XORed with a keystream of SHA-256 blocks of `key`, `nonce` and the block's number.
-    ///
-    /// Sealing and opening are the same. A file's nonce is new at each write, so no two heads share a keystream.
-    static func seal(_ bytes: some Collection<UInt8>, with key: [UInt8], nonce: some Collection<UInt8>) -> [UInt8] {
-        var sealed: [UInt8] = []
-        sealed.reserveCapacity(bytes.count)
-        // `key`, `nonce`, then the block's number in its last 8 bytes, which alone change from block to block.
-        var block = Writer()
-        block.bytes = key + nonce
-        let numberAt = block.bytes.count
-        var stream: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if index % 32 == 0 {
-                block.bytes.removeSubrange(numberAt...)
-                block.append(UInt64(index / 32))
-                stream = sha256(block.bytes)
-            }
-            sealed.append(byte ^ stream[index % 32])
-        }
-        return sealed
-    }
-
-    /// `count` bytes from the system's secure random number generator: a salt, a secret or a nonce.
+    /// `count` bytes from the system's secure random number generator: a salt or a secret.
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -112,26 +65,47 @@ enum CacheFile {
         sha256(salt + bytes)
     }
 
-    /// The head and metadata of the file for `entry` under the key whose ``keyBytes(_:salt:)`` are `key`, whose
-    /// ``sealingKey(_:salt:)`` is `sealingKey` and whose URL is `url`; the body follows them as it is.
+    /// The head and metadata of the file for `entry` under the key whose ``keyBytes(_:salt:)`` are `key` and whose
+    /// URL is `url`; the body follows them as it is.
     ///
-    /// - Throws: ``Corrupt`` when a text or the metadata is too long for its length field.
-    static func head(of entry: ResponseCache.Entry, key: [UInt8], sealingKey: [UInt8], url: String) throws -> [UInt8] {
-        var head = Writer()
-        head.append(entry.stored.timeIntervalSinceReferenceDate.bitPattern)
-        head.append(UInt64(bitPattern: Int64(entry.response.statusCode)))
-        let responseURL = entry.response.url.absoluteString
-        try head.append(text: responseURL == url ? [] : Array(responseURL.utf8))
-        head.append(try length(entry.response.headers.count))
-        for (name, value) in entry.response.headers {
-            try head.append(text: name.utf8)
-            try head.append(text: value.utf8)
-        }
-        let nonce = randomBytes(nonceLength)
+    /// - Throws: ``Corrupt`` when a text or the metadata is too long for its length field, or the response's URL
+    ///   redacted is no URL.
+    static func head(of entry: ResponseCache.Entry, key: [UInt8], url: String) throws -> [UInt8] {
         var metadata = Writer()
         try metadata.append(text: key)
-        metadata.bytes += nonce + seal(head.bytes, with: sealingKey, nonce: nonce)
+        metadata.append(entry.stored.timeIntervalSinceReferenceDate.bitPattern)
+        metadata.append(UInt64(bitPattern: Int64(entry.response.statusCode)))
+        if entry.response.url.absoluteString == url {
+            try metadata.append(text: [])
+        } else {
+            guard let redacted = Redaction.redacted(entry.response.url) else { throw Corrupt() }
+            try metadata.append(text: redacted.absoluteString.utf8)
+        }
+        let headers = withoutCredentials(entry.response.headers)
+        metadata.append(try length(headers.count))
+        for (name, value) in headers {
+            try metadata.append(text: name.utf8)
+            try metadata.append(text: value.utf8)
+        }
         return try framing(metadata.bytes, body: entry.response.body)
+    }
+
+    /// `headers` as a file holds them, so that none of their credentials is written: a field known to carry none
+    /// (``isSafeHeader(_:extra:)``), such as `ETag`, as it is; one whose name is a credential's
+    /// (``Redaction/isCredentialName(_:in:)``), such as `Authorization` or `X-Auth-Token`, not at all; any other, such
+    /// as `Link`, `Location` or `Content-Location`, scrubbed (``Redaction/scrub(_:removing:)``): the user information
+    /// and credential query values of a URL in it, and a `Bearer` token, become `REDACTED`.
+    private static func withoutCredentials(_ headers: [String: String]) -> [String: String] {
+        let names = Redaction.names.value
+        var kept: [String: String] = [:]
+        for (name, value) in headers {
+            if isSafeHeader(name) {
+                kept[name] = value
+            } else if !Redaction.isCredentialName(name, in: names) {
+                kept[name] = Redaction.scrub(value)
+            }
+        }
+        return kept
     }
 
     /// The head for `metadata` and `body`, followed by `metadata`; the body follows them as it is.
@@ -148,16 +122,15 @@ enum CacheFile {
         return head.bytes + metadata
     }
 
-    /// Reads the entry for the key whose ``keyBytes(_:salt:)`` are `key`, whose ``sealingKey(_:salt:)`` is
-    /// `sealingKey` and whose URL is `url` from `descriptor`, an open regular file of `size` bytes, checking every
-    /// byte; an empty response URL is `url`.
+    /// Reads the entry for the key whose ``keyBytes(_:salt:)`` are `key` and whose URL is `url` from `descriptor`, an
+    /// open regular file of `size` bytes, checking every byte; an empty response URL is `url`.
     ///
     /// The body is read with one read of its checked length into memory rather than mapped: a mapping would crash
     /// the process (`SIGBUS`) if something else truncated the file, and the checksum reads every byte anyway.
     ///
     /// - Throws: ``Corrupt`` for anything but a whole, intact entry for `key`.
-    static func read(_ descriptor: Int32, size: Int, key: [UInt8], sealingKey: [UInt8], url requestURL: String)
-        throws -> ResponseCache.Entry
+    static func read(_ descriptor: Int32, size: Int, key: [UInt8], url requestURL: String) throws
+        -> ResponseCache.Entry
     {
         guard size >= headLength else { throw Corrupt() }
         var fileHead = Reader(try readBytes(descriptor, count: headLength, at: 0))
@@ -171,10 +144,8 @@ enum CacheFile {
         }
         let metadataBytes = try readBytes(descriptor, count: metadataLength, at: headLength)
         guard xxh64(metadataBytes) == metadataChecksum else { throw Corrupt() }
-        var sealed = Reader(metadataBytes)
-        guard try sealed.text().elementsEqual(key) else { throw Corrupt() }
-        let nonce = try sealed.take(nonceLength)
-        var metadata = Reader(seal(try sealed.take(sealed.remaining), with: sealingKey, nonce: nonce))
+        var metadata = Reader(metadataBytes)
+        guard try metadata.text().elementsEqual(key) else { throw Corrupt() }
         let stored = Double(bitPattern: try metadata.uint64())
         let status = Int64(bitPattern: try metadata.uint64())
         let responseURL = try metadata.text()

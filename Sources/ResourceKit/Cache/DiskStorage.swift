@@ -14,13 +14,12 @@ import Foundation
 /// A file's name is the salted SHA-256 of its key's URL and of its whole key (``EntryName``), so a lookup and
 /// `removeAll(url:)` need no reads. The salt is 32 random bytes kept in the directory (``CacheDirectory/saltName``),
 /// made at the first open, and again when the file is missing or invalid, or the directory was open to others' writes
-/// (every entry is then dropped: none could be found again, and any could be planted), and by ``removeAll()``. No URL
-/// is written in clear (a file's head, which may hold the redirect's target, is sealed: ``CacheFile``), and a guess at
-/// a URL or a credential can't be tested against the names or keys without the salt. A file is written whole under a
+/// (every entry is then dropped: none could be found again, and any could be planted), and by ``removeAll()``. No
+/// request URL or header field is written, and no credential of the response's head (``CacheFile``): a guess at a URL
+/// or a credential can't be tested against the names or keys without the salt. A file is written whole under a
 /// temporary name and renamed into place, so a crash leaves a temporary file, which the next open deletes, and never
-/// part of an entry. A file's modification time is
-/// its last use: the next open orders the entries by it, so the least recently used go first across launches. A file
-/// that turns out unreadable is deleted and treated as missing.
+/// part of an entry. A file's modification time is its last use: the next open orders the entries by it, so the least
+/// recently used go first across launches. A file that turns out unreadable is deleted and treated as missing.
 ///
 /// Files are not `fsync`ed: a killed process can't lose a renamed file, and a file that power loss leaves incomplete
 /// fails its checksum and is dropped. The byte count is the sum of the files' sizes, those that couldn't be deleted
@@ -77,12 +76,12 @@ struct DiskStorage: CacheStorage {
     mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
         guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return nil }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
-        guard files[name] != nil, let sealingKey = try? CacheFile.sealingKey(key, salt: salt) else { return nil }
+        guard files[name] != nil else { return nil }
         do {
             let (entry, size) = try directory.read(name.fileName, usedAt: nextUse()) { descriptor, size in
                 // A file that grew past the limit since the open is not read into memory.
                 guard size <= byteLimit else { throw CacheFile.Corrupt() }
-                return try CacheFile.read(descriptor, size: size, key: keyBytes, sealingKey: sealingKey, url: key.url)
+                return try CacheFile.read(descriptor, size: size, key: keyBytes, url: key.url)
             }
             files.use(name)
             if let old = files[name], old != size {
@@ -103,9 +102,7 @@ struct DiskStorage: CacheStorage {
         guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         drop(name)
-        guard let sealingKey = try? CacheFile.sealingKey(key, salt: salt),
-            let head = try? CacheFile.head(of: entry, key: keyBytes, sealingKey: sealingKey, url: key.url)
-        else { return }
+        guard let head = try? CacheFile.head(of: entry, key: keyBytes, url: key.url) else { return }
         let size = head.count + entry.response.body.count
         guard size <= byteLimit else { return }
         makeRoom(for: size)
