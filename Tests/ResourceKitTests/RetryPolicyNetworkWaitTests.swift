@@ -26,6 +26,9 @@ import Testing
         policy.sleep = clock.sleep
         policy.uptime = clock.uptime
         policy.random = { random }
+        // A probe's deadline is on the real clock, and past it a stub's failure is a timeout: a test process starved
+        // for seconds must not turn an answer into one.
+        policy.probeTimeout = 600
         return Webservice(transport: transport, middleware: [policy] + after, observer: events?.observer)
     }
 
