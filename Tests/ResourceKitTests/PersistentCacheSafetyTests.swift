@@ -183,6 +183,39 @@ import Testing
         #expect(try await Webservice(transport: server, cache: cache).load(resource) == Data("redirected".utf8))
         #expect(await server.requests.all.count == 1)
     }
+
+    /// A response that echoes its request's own credentials, a header value and a query value, in a field of a
+    /// harmless name and in its redirect's target path, holds none of them on disk.
+    @Test func theRequestsOwnCredentialsEchoedByItsResponseAreNeverOnDisk() async throws {
+        defer { folder.delete() }
+        let (header, query) = ("h3ader-s3cret-5150", "qu3ry-s3cret-7788")
+        let url = try #require(URL(string: "https://a.example/feed?api_key=\(query)"))
+        let resource = Resource<Data>(url: url, headers: ["X-Session": header], parse: { $0 })
+        let echoing = EchoingServer(
+            target: try #require(URL(string: "https://a.example/users/\(header)/feed?q=\(query)")),
+            note: "session \(header), key \(query)")
+        do {
+            let service = Webservice(transport: echoing, cache: try await folder.cache())
+            #expect(try await service.load(resource) == Data("echoed".utf8))
+        }
+        #expect(try secrets([header, query], foundIn: folder.url) == [])
+        let found = try #require(await folder.cache().lookup(URLRequest(resource: resource)).found)
+        #expect(found.response.response.value(forHTTPHeaderField: "X-Note") == "session REDACTED, key REDACTED")
+    }
+}
+
+/// A transport that followed a redirect to `target` for every request, and answers with `note` in a field of a
+/// harmless name, fresh for an hour.
+private struct EchoingServer: Transport {
+    let target: URL
+    let note: String
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let headers = ["Cache-Control": "max-age=3600", "X-Note": note]
+        guard let response = HTTPURLResponse(url: target, statusCode: 200, httpVersion: nil, headerFields: headers)
+        else { throw URLError(.badServerResponse) }
+        return (Data("echoed".utf8), response)
+    }
 }
 
 /// A transport that followed a redirect to ``target`` for every request: its response has that URL, with credentials

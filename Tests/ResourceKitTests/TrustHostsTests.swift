@@ -46,10 +46,12 @@ import Testing
     /// never a wildcard's policy; and a wildcard key of such a name, which could match only addresses, is refused.
     @Test func aWildcardNeverMatchesAnIPAddress() throws {
         let hosts = try Self.hosts(["*.example.com": "wildcard", "1.2.3.4": "exact"])
-        for host in ["0x7f.0.0.1", "1.2.3.256", "a.example.1", "a.0x1", "1.2.3.4.5", "0x100000000", "08.1.1.1"] {
+        for host in [
+            "0x7f.0.0.1", "1.2.3.256", "a.example.1", "a.0x1", "1.2.3.4.5", "0x100000000", "08.1.1.1", "1.0x", "0x.1",
+        ] {
             #expect(hosts.policy(forHost: host) == "other", "\(host)")
         }
-        for key in ["*.0.0.1", "*.0x1", "*.1", "1.2.3.256", "0x1.2.3.4.5", "a.1", "99999999999"] {
+        for key in ["*.0.0.1", "*.0x1", "*.1", "1.2.3.256", "0x1.2.3.4.5", "a.1", "99999999999", "0x", "1.0x"] {
             let error = #expect(throws: WebserviceError.self, "\(key)") { try Self.hosts([key: "policy"]) }
             #expect(error?.unusablePolicyArgument == "hosts")
         }

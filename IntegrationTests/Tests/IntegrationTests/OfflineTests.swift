@@ -70,8 +70,10 @@ import Testing
         #expect(await cache.count == 1)
     }
 
+    /// A redirect's target is stored without its user information and credential query values (FilesOnDisk): its
+    /// host and path are no secret, and a response read back resolves its relative links against them.
     @Test(arguments: TransportKind.allCases)
-    func aPersistentCacheHoldsNoPartOfARedirectTargetsURLInClear(kind: TransportKind) async throws {
+    func aPersistentCacheHoldsNoCredentialOfARedirectTarget(kind: TransportKind) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withServer { base in
@@ -90,10 +92,10 @@ import Testing
                 #expect(await cache.count == 1)
             }
 
-            let parts = ["SECRET-t0ken-4242", "access_token", "user-of-b", "pass-of-b", "faults/", "cacheable"]
+            let parts = ["SECRET-t0ken-4242", "user-of-b", "pass-of-b"]
             for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
                 let bytes = try Data(contentsOf: directory.appendingPathComponent(name))
-                for part in parts + [base.host ?? "localhost"] {
+                for part in parts {
                     #expect(bytes.range(of: Data(part.utf8)) == nil && !name.contains(part), "\(part) in \(name)")
                 }
             }

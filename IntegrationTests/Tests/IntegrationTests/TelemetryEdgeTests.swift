@@ -71,6 +71,54 @@ import W3CTracing
         #expect(last.allSatisfy { $0 == 0 }, "active requests after everything ended: \(last)")
     }
 
+    /// A transport whose first `GET` can't connect and whose later ones answer `200`, and whose `HEAD`s (the retry
+    /// policy's probes) fail only after `delay` seconds, cancelled or not.
+    final class SlowProbes: Transport {
+        let gets = Mutex(0)
+        let delay: TimeInterval
+        init(delay: TimeInterval) { self.delay = delay }
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            if request.httpMethod == "HEAD" {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { done.resume() }
+                }
+                throw URLError(.notConnectedToInternet)
+            }
+            let first = gets.withLock {
+                $0 += 1
+                return $0 == 1
+            }
+            if first { throw URLError(.notConnectedToInternet) }
+            return (
+                Data("ok".utf8),
+                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
+            )
+        }
+    }
+
+    /// A probe the wait for the network abandoned at its timeout ends after the next attempt was sent: each request is
+    /// measured with its own method, and none stays active.
+    @Test func aProbeThatEndsAfterTheNextAttemptIsMeasuredAsItself() async throws {
+        let metrics = TestMetrics()
+        // One probe, after 0.125 s, abandoned at 0.225 s; the wait ends at 0.3 s and the second attempt follows at once.
+        var policy = RetryPolicy(maxAttempts: 2, baseDelay: 0, networkWait: 0.3)
+        policy.probeTimeout = 0.1
+        policy.random = { 0 }
+        let webservice = Webservice(
+            transport: SlowProbes(delay: 0.5), middleware: [LoadMetrics(factory: metrics), policy])
+        let loaded = try await webservice.load(Resource<Data>(url: URL(string: "https://api.example.com/items")!))
+        #expect(loaded == Data("ok".utf8))
+        try await waitUntil { metrics.timers(label: "http.client.request.duration").flatMap(\.values).count >= 3 }
+        let methods = metrics.timers(label: "http.client.request.duration").flatMap { timer in
+            timer.values.map { _ in timer.dimensions.first { $0.0 == "http.request.method" }?.1 ?? "" }
+        }
+        #expect(methods.sorted() == ["GET", "GET", "HEAD"], "\(methods)")
+        let active = metrics.meters(label: "http.client.active_requests")
+        #expect(active.count == 2, "one meter for GET, one for HEAD")
+        #expect(active.allSatisfy { $0.lastValue == 0 }, "\(active.map { ($0.dimensions, $0.values) })")
+    }
+
     /// `https:api.example.com` (no `//`, so no host for `URL`) keeps no attributes that `https://api.example.com`
     /// would then get.
     @Test func aURLWithoutSlashesDoesNotGiveItsAttributesToTheOriginItLooksLike() throws {

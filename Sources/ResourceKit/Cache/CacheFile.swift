@@ -66,11 +66,14 @@ enum CacheFile {
     }
 
     /// The head and metadata of the file for `entry` under the key whose ``keyBytes(_:salt:)`` are `key` and whose
-    /// URL is `url`; the body follows them as it is.
+    /// URL is `url`, without `secrets`, the credentials of its request (which a response may echo) and those
+    /// ``withoutCredentials(_:removing:)`` finds; the body follows them as it is.
     ///
     /// - Throws: ``Corrupt`` when a text or the metadata is too long for its length field, or the response's URL
     ///   redacted is no URL.
-    static func head(of entry: ResponseCache.Entry, key: [UInt8], url: String) throws -> [UInt8] {
+    static func head(of entry: ResponseCache.Entry, key: [UInt8], url: String, secrets: [String]) throws
+        -> [UInt8]
+    {
         var metadata = Writer()
         try metadata.append(text: key)
         metadata.append(entry.stored.timeIntervalSinceReferenceDate.bitPattern)
@@ -78,10 +81,10 @@ enum CacheFile {
         if entry.response.url.absoluteString == url {
             try metadata.append(text: [])
         } else {
-            guard let redacted = Redaction.redacted(entry.response.url) else { throw Corrupt() }
+            guard let redacted = Redaction.redacted(entry.response.url, removing: secrets) else { throw Corrupt() }
             try metadata.append(text: redacted.absoluteString.utf8)
         }
-        let headers = withoutCredentials(entry.response.headers)
+        let headers = withoutCredentials(entry.response.headers, removing: secrets)
         metadata.append(try length(headers.count))
         for (name, value) in headers {
             try metadata.append(text: name.utf8)
@@ -94,15 +97,16 @@ enum CacheFile {
     /// (``isSafeHeader(_:extra:)``), such as `ETag`, as it is; one whose name is a credential's
     /// (``Redaction/isCredentialName(_:in:)``), such as `Authorization` or `X-Auth-Token`, not at all; any other, such
     /// as `Link`, `Location` or `Content-Location`, scrubbed (``Redaction/scrub(_:removing:)``): the user information
-    /// and credential query values of a URL in it, and a `Bearer` token, become `REDACTED`.
-    private static func withoutCredentials(_ headers: [String: String]) -> [String: String] {
+    /// and credential query values of a URL in it, a `Bearer` token, and each of `secrets`, become `REDACTED`.
+    private static func withoutCredentials(_ headers: [String: String], removing secrets: [String]) -> [String: String]
+    {
         let names = Redaction.names.value
         var kept: [String: String] = [:]
         for (name, value) in headers {
             if isSafeHeader(name) {
                 kept[name] = value
             } else if !Redaction.isCredentialName(name, in: names) {
-                kept[name] = Redaction.scrub(value)
+                kept[name] = Redaction.scrub(value, removing: secrets)
             }
         }
         return kept

@@ -102,7 +102,9 @@ struct DiskStorage: CacheStorage {
         guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         drop(name)
-        guard let head = try? CacheFile.head(of: entry, key: keyBytes, url: key.url) else { return }
+        guard let head = try? CacheFile.head(of: entry, key: keyBytes, url: key.url, secrets: key.secrets) else {
+            return
+        }
         let size = head.count + entry.response.body.count
         guard size <= byteLimit else { return }
         makeRoom(for: size)

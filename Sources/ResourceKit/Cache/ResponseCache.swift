@@ -377,6 +377,18 @@ extension ResponseCache {
             headers = (request.allHTTPHeaderFields ?? [:]).keyBytes(excluding: "Cache-Control")
         }
 
+        /// The credentials of the request the key was made from (``Redaction/secrets(of:)``), which its response may
+        /// echo: what a file on disk must not hold.
+        var secrets: [String] {
+            guard let url = URL(string: url) else { return [] }
+            var request = URLRequest(url: url)
+            for (name, value) in headers {
+                request.setValue(
+                    String(decoding: value, as: UTF8.self), forHTTPHeaderField: String(decoding: name, as: UTF8.self))
+            }
+            return Redaction.secrets(of: request)
+        }
+
         /// The bytes of the URL and the header fields' text.
         var byteCount: Int {
             url.utf8.count + headers.reduce(0) { $0 + $1.key.count + $1.value.count }

@@ -102,10 +102,18 @@ extension SharedWork where Key == Int {
     ///
     /// With one caller there is nothing to share: the work's task is the caller's to cancel when it leaves.
     ///
+    /// - Parameters:
+    ///   - deadline: When the caller stops waiting, a reading of `Uptime`.
+    ///   - ending: Told, before the work is cancelled, why the caller stops waiting for it: `true` when the deadline
+    ///     passed, `false` when the caller was cancelled.
+    ///   - work: The work.
+    /// - Returns: The work's value.
     /// - Throws: ``DeadlinePassed`` as soon as `deadline` passes; the work is then cancelled, and not waited for.
-    static func value(before deadline: UInt64, of work: @escaping @Sendable () async throws -> Value) async throws
-        -> Value
-    {
+    static func value(
+        before deadline: UInt64,
+        ending: @escaping @Sendable (_ deadlinePassed: Bool) -> Void = { _ in },
+        of work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         let (outcomes, outcome) = AsyncStream.makeStream(of: Outcome.self, bufferingPolicy: .bufferingOldest(1))
         let run = Task {
             do { outcome.yield(.success(try await work())) } catch { outcome.yield(.failure(error)) }
@@ -115,12 +123,16 @@ extension SharedWork where Key == Int {
             group.addTask {
                 let now = Uptime.now()
                 if deadline > now { try await Task.sleep(nanoseconds: deadline - now) }
+                ending(true)
                 outcome.yield(.failure(DeadlinePassed()))
             }
             defer { group.cancelAll() }
             // The stream's iterator ends at once when the caller is cancelled, with the outcome if it came first.
             var first = outcomes.makeAsyncIterator()
-            guard let arrived = await first.next() else { throw CancellationError() }
+            guard let arrived = await first.next() else {
+                ending(false)
+                throw CancellationError()
+            }
             return try arrived.get()
         }
     }

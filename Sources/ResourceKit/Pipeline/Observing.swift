@@ -5,8 +5,11 @@ import Foundation
 #endif
 
 /// The pipeline's observer: tells the ``LoadContext/observer`` of each request handed to the transport, and of the
-/// response or failure it brought, with the errors as ``Webservice/load(_:)->A`` throws them: past the load's deadline,
-/// ``WebserviceError/Reason/timedOut(after:)`` (``LoadContext/named(_:)``).
+/// response or failure it brought.
+///
+/// Errors are as ``Webservice/load(_:)->A`` throws them: past the load's deadline,
+/// ``WebserviceError/Reason/timedOut(after:)`` (``LoadContext/named(_:)``). It reports, and changes nothing it passes
+/// on.
 struct Observing: Middleware {
     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let observer = context.observer else { return try await next(request, context) }
@@ -18,14 +21,16 @@ struct Observing: Middleware {
             let kind = WebserviceEvent.Kind.received(
                 statusCode: response.statusCode, bytes: response.body.count, duration: Uptime.seconds(since: start))
             let countsBody = response.stream == nil && context.transfer?.destination == nil
-            observer(WebserviceEvent(kind, request: request, context: context, countsBody: countsBody))
+            observer(
+                WebserviceEvent(
+                    kind, request: request, context: context, bodyFileLength: fileLength, countsBody: countsBody))
             return response
         } catch {
             // A cancellation too: every request sent ends with one event, which metrics count on. Past the deadline,
-            // the timeout, whichever error the request ended with.
-            let error = context.named(error)
-            let kind = WebserviceEvent.Kind.failed(error, duration: Uptime.seconds(since: start))
-            observer(WebserviceEvent(kind, request: request, context: context))
+            // the event says the timeout, whichever error the request ended with; the layers before get the error as
+            // it is, and each names it by its own load's deadline (a shared request runs with another load's).
+            let kind = WebserviceEvent.Kind.failed(context.named(error), duration: Uptime.seconds(since: start))
+            observer(WebserviceEvent(kind, request: request, context: context, bodyFileLength: fileLength))
             throw error
         }
     }

@@ -17,6 +17,7 @@ struct Sending: Sendable {
     let readsBody: Bool
 
     func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
+        context.deadline?.progress.sent(attempt: context.attempt)
         var response: Response
         do {
             // The head is read as a constant and moved into `response` once read: a copy of a `Response` costs

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -26,11 +27,13 @@ enum Timeout {
         let deadline = LoadContext.Deadline(uptime: Uptime.now() + Uptime.nanoseconds(timeout), timeout: timeout)
         context.deadline = deadline
         do {
-            return try await SharedWork<Int, Response>.value(before: deadline.uptime) { [context] in
+            return try await SharedWork<Int, Response>.value(
+                before: deadline.uptime, ending: { deadline.progress.end(timedOut: $0) }
+            ) { [context] in
                 try await send(request, context)
             }
         } catch is SharedWork<Int, Response>.DeadlinePassed {
-            throw WebserviceError(.timedOut(after: timeout))
+            throw WebserviceError(.timedOut(after: timeout)).counting(attempts: deadline.progress.attempts)
         } catch {
             // The caller's own cancellation stays one, even at the deadline.
             if Task.isCancelled { throw error }
@@ -40,23 +43,66 @@ enum Timeout {
 }
 
 extension LoadContext {
-    /// When a load's resource's timeout passes, as a reading of `Uptime`, and that timeout in seconds.
+    /// When a load's resource's timeout passes, as a reading of `Uptime`, and that timeout in seconds, with what the
+    /// load's layers saw of it.
     struct Deadline: Sendable {
         var uptime: UInt64
         let timeout: TimeInterval
+        /// Shared by the copies of the load's context: the attempts sent, and how the wait for the load ended.
+        let progress = Progress()
+
+        init(uptime: UInt64, timeout: TimeInterval) {
+            self.uptime = uptime
+            self.timeout = timeout
+        }
+    }
+
+    /// What a load's layers tell its timeout, and its timeout them: the attempts sent so far (`Sending` counts each),
+    /// and whether the wait ended at the deadline or with the caller's cancellation.
+    final class Progress: Sendable {
+        private struct State {
+            var attempts = 1
+            /// `true` once the deadline passed, `false` once the caller left; `nil` while the load runs.
+            var timedOut: Bool?
+        }
+
+        private let state = Mutex(State())
+
+        /// The attempts sent so far, at least 1.
+        var attempts: Int { state.withLock { $0.attempts } }
+
+        /// Whether the deadline passed (`true`), the caller left first (`false`), or neither yet (`nil`).
+        var timedOut: Bool? { state.withLock { $0.timedOut } }
+
+        /// Counts attempt number `attempt` as sent.
+        func sent(attempt: Int) {
+            state.withLock { $0.attempts = max($0.attempts, attempt) }
+        }
+
+        /// Records how the wait for the load ended, if it hadn't yet.
+        func end(timedOut: Bool) {
+            state.withLock { state in if state.timedOut == nil { state.timedOut = timedOut } }
+        }
     }
 
     /// `error` as the load or request that ended with it reports it: ``WebserviceError/Reason/timedOut(after:)`` once
     /// the deadline has passed, whichever error the cut-off request ended with (`CancellationError`, the transport's
     /// `URLError(.timedOut)` or `.cancelled`), and `error` as it is otherwise.
     ///
-    /// An error with a response keeps it: the server answered. Every place that reports a failure (the load's error,
-    /// each request's ``WebserviceEvent``, and so the log lines, metrics and spans made of them) names it with this.
+    /// An error with a response keeps it: the server answered. A load its caller cancelled is no timeout, even if its
+    /// request ends after the deadline. Every place that reports a failure (the load's error, each request's
+    /// ``WebserviceEvent``, and the log lines, metrics and spans) names it with this.
     func named(_ error: any Error) -> any Error {
-        guard let deadline, Uptime.now() >= deadline.uptime else { return error }
+        guard let deadline else { return error }
+        switch deadline.progress.timedOut {
+        case false?: return error
+        case true?: break
+        case nil: guard Uptime.now() >= deadline.uptime else { return error }
+        }
         let webserviceError = error as? WebserviceError
         if webserviceError?.response != nil { return error }
         if case .timedOut = webserviceError?.reason { return error }
-        return WebserviceError(.timedOut(after: deadline.timeout)).counting(attempts: attempt)
+        return WebserviceError(.timedOut(after: deadline.timeout)).counting(
+            attempts: max(attempt, deadline.progress.attempts))
     }
 }

@@ -67,23 +67,19 @@
             var sent = 0
             /// Whether the cache answered, fresh or after a `304`.
             var answeredFromCache = false
-            /// The attributes of the request sent last, for its end; a load's requests follow one another.
-            var request: Attributes?
-            /// The size of the body of the request sent last, recorded when it ends.
-            var bodySize: Int64?
         }
 
         private let factory: any MetricsFactory
         /// The attributes of the origins and methods measured, shared with the middleware.
         private let origins: MeasuredOrigins
         /// The attributes of the load: its first request's method, server and scheme.
-        private let attributes: Attributes
+        private let load: Attributes
         private let state = Mutex(State())
 
         init(factory: any MetricsFactory, origins: MeasuredOrigins, attributes: Attributes) {
             self.factory = factory
             self.origins = origins
-            self.attributes = attributes
+            load = attributes
         }
 
         /// The metrics' names, as OpenTelemetry's HTTP client conventions and ResourceKit name them.
@@ -100,31 +96,24 @@
         func observe(_ event: WebserviceEvent) {
             switch event.kind {
             case .sent:
-                let request = event.request()
-                let sent = origins.attributes(method: request.httpMethod ?? "GET", url: request.url)
-                factory.makeMeter(label: Name.activeRequests, dimensions: sent.common).increment(by: 1)
-                let size = event.requestBodySize
-                state.withLock {
-                    $0.sent += 1
-                    $0.request = sent
-                    $0.bodySize = size
-                }
+                factory.makeMeter(label: Name.activeRequests, dimensions: attributes(of: event).common).increment(by: 1)
+                state.withLock { $0.sent += 1 }
             case .received(let statusCode, let bytes, let duration):
-                let (request, size) = state.withLock { ($0.request ?? attributes, $0.bodySize.take()) }
+                let request = attributes(of: event)
                 let dimensions = request.answered(statusCode)
-                ended(request, duration: duration, dimensions: dimensions, bodySize: size)
+                ended(event, request, duration: duration, dimensions: dimensions)
                 if event.countsBody {
                     factory.makeRecorder(label: Name.responseBodySize, dimensions: dimensions, aggregate: true)
                         .record(Int64(bytes))
                 }
             case .failed(let error, let duration):
-                let (request, size) = state.withLock { ($0.request ?? attributes, $0.bodySize.take()) }
+                let request = attributes(of: event)
                 var dimensions = request.common
                 if let statusCode = (error as? WebserviceError)?.statusCode {
                     dimensions.append(("http.response.status_code", Self.text(statusCode)))
                 }
                 dimensions.append(("error.type", HTTPClientConventions.errorType(of: error)))
-                ended(request, duration: duration, dimensions: dimensions, bodySize: size)
+                ended(event, request, duration: duration, dimensions: dimensions)
             case .cacheHit, .revalidated:
                 state.withLock { $0.answeredFromCache = true }
             case .retryScheduled, .waitingForNetwork, .credentialRefreshed:
@@ -132,16 +121,24 @@
             }
         }
 
-        /// Records the end of the request with `request`'s attributes that took `duration` seconds and sent
-        /// `bodySize` bytes: it is no longer active, and its duration and its body's size have the attributes of how it
-        /// ended.
+        /// The attributes of the request `event` is about, as the transport got it: its method and origin.
+        ///
+        /// Each event carries its request, so a request's end is measured with its own attributes even when it ends
+        /// after another was sent (a probe or attempt the load's timeout abandoned).
+        private func attributes(of event: WebserviceEvent) -> Attributes {
+            let request = event.request()
+            return origins.attributes(method: request.httpMethod ?? "GET", url: request.url)
+        }
+
+        /// Records the end of the request of `event`, with `request`'s attributes, that took `duration` seconds: it is
+        /// no longer active, and its duration and its body's size have the attributes of how it ended.
         private func ended(
-            _ request: Attributes, duration: TimeInterval, dimensions: [(String, String)], bodySize: Int64?
+            _ event: WebserviceEvent, _ request: Attributes, duration: TimeInterval, dimensions: [(String, String)]
         ) {
             factory.makeMeter(label: Name.activeRequests, dimensions: request.common).decrement(by: 1)
             factory.makeTimer(label: Name.requestDuration, dimensions: dimensions).recordNanoseconds(
                 Self.nanoseconds(duration))
-            if let bodySize {
+            if let bodySize = event.requestBodySize {
                 factory.makeRecorder(label: Name.requestBodySize, dimensions: dimensions, aggregate: true).record(
                     bodySize)
             }
@@ -156,9 +153,9 @@
                 ?? statusCode.flatMap { $0 >= 400 ? Self.text($0) : nil }
             let dimensions =
                 if let errorType {
-                    attributes.common + [("resourcekit.load.outcome", "failed"), ("error.type", errorType)]
+                    load.common + [("resourcekit.load.outcome", "failed"), ("error.type", errorType)]
                 } else {
-                    fromCache ? attributes.answeredFromCache : sent > 1 ? attributes.retried : attributes.loaded
+                    fromCache ? load.answeredFromCache : sent > 1 ? load.retried : load.loaded
                 }
             factory.makeTimer(label: Name.loadDuration, dimensions: dimensions).recordNanoseconds(
                 Self.nanoseconds(seconds))

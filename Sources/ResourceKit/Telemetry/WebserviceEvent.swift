@@ -53,7 +53,8 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     let attempt: Int
     /// The resource's ``Resource/name``.
     let resourceName: String?
-    /// The size of the file the request's body is read from, for a ``Kind/sent`` event; `nil` otherwise.
+    /// The size of the file the request's body is read from, for the events of a request sent (``Kind/sent`` and how
+    /// it ended); `nil` otherwise.
     private let bodyFileLength: Int64?
     /// Whether a ``Kind/received(statusCode:bytes:duration:)`` event's `bytes` count the whole body, read into
     /// memory: not for a stream's head, nor for a download, whose body goes to a file.
@@ -70,7 +71,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
         self.countsBody = countsBody
     }
 
-    /// The size of the request's body, in memory or in its file, for a ``Kind/sent`` event; `nil` without one.
+    /// The size of the request's body, in memory or in its file, for the events of a request sent; `nil` without one.
     var requestBodySize: Int64? { bodyFileLength ?? request().httpBody.map { Int64($0.count) } }
 
     /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.

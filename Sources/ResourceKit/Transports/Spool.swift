@@ -202,9 +202,18 @@ struct Spool {
             )
         }
         let name = ".resourcekit-stream-" + EntryName.hex(UInt64.random(in: .min ... .max))
-        guard let (descriptor, _) = try? SafeFile.open(name, in: directory, O_RDWR | O_CREAT | O_EXCL, owner: .user)
-        else { throw failure("made", errno) }
-        unlinkat(directory, name, 0)
+        let descriptor: Int32
+        do {
+            descriptor = try SafeFile.open(name, in: directory, O_RDWR | O_CREAT | O_EXCL, owner: .user).descriptor
+        } catch {
+            throw failure("The temporary file that holds what a stream's reader is behind couldn't be made (\(error)).")
+        }
+        // A file that keeps its name could be opened by another process of this user: none is used.
+        guard unlinkat(directory, name, 0) == 0 else {
+            let code = errno
+            systemClose(descriptor)
+            throw failure("made", code)
+        }
         return descriptor
     }
 

@@ -118,7 +118,7 @@ struct TrustHosts<Policy> {
                 : part.count > 1 && part.first == UInt8(ascii: "0")
                     ? (part.dropFirst(), 8)
                     : (part, 10)
-            guard !digits.isEmpty || radix == 16 else { return nil }
+            guard !digits.isEmpty else { return nil }
             var value: UInt64 = 0
             for byte in digits {
                 guard let digit = byte.digitValue, UInt64(digit) < radix, value <= UInt64(UInt32.max) else {

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ResourceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a load's timeout names, and what it leaves alone: another load's deadline, the caller's own cancellation, and
+/// the attempts made.
+@Suite(.timeLimit(.minutes(1))) struct TimeoutNamingTests {
+    /// A transport that answers each request after `delay` seconds, whether or not it was cancelled meanwhile, with
+    /// `answers` in turn (the last for every later request); it counts the requests.
+    final class Late: Transport {
+        let delay: TimeInterval
+        let answers: [Result<Int, URLError>]
+        let count = Mutex(0)
+
+        init(after delay: TimeInterval, _ answers: [Result<Int, URLError>]) {
+            self.delay = delay
+            self.answers = answers
+        }
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            let index = count.withLock {
+                $0 += 1
+                return $0 - 1
+            }
+            let answer = answers[min(index, answers.count - 1)]
+            if case .success(let status) = answer, status != 200 {
+                return (
+                    Data(), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: [:])!
+                )
+            }
+            // Not `Task.sleep`, which a cancellation ends: a transport slow to stop.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { done.resume() }
+            }
+            switch answer {
+            case .success(let status):
+                return (
+                    Data(), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: [:])!
+                )
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    private static let url = URL(string: "https://api.example.com/shared")!
+
+    /// A load that shares another's request (``Deduplication``) gets the request's own failure, never the other
+    /// load's timeout.
+    ///
+    /// The first load's deadline passes while the request runs; the second's is far off. With or without an observer.
+    @Test(arguments: [false, true])
+    func aSharedRequestPastAnotherLoadsDeadlineIsNoTimeoutOfThisOne(observed: Bool) async throws {
+        let transport = Late(after: 0.6, [.failure(URLError(.networkConnectionLost))])
+        let events = EventLog()
+        let webservice = Webservice(
+            transport: transport, middleware: [Deduplication()], observer: observed ? events.observer : nil)
+        var impatient = Resource<Data>(url: Self.url)
+        impatient.timeout = 0.2
+        var patient = impatient
+        patient.timeout = 30
+        let first = Task { try await webservice.load(impatient) }
+        try await eventually("the shared request was sent") { transport.count.withLock { $0 } == 1 }
+        let second = Task { try await webservice.load(patient) }
+
+        let firstError = try await #require(throws: WebserviceError.self) { try await first.value }
+        #expect(firstError.reason.isTimedOut)
+        let secondError = try await #require(throws: WebserviceError.self) { try await second.value }
+        #expect((try requireCase(\.transport, of: secondError) as? URLError)?.code == .networkConnectionLost)
+        #expect(transport.count.withLock { $0 } == 1)
+    }
+
+    /// A load that times out on its third attempt says so, in its error and in its request's event.
+    @Test func aTimedOutLoadCountsTheAttemptsItMade() async throws {
+        let transport = Late(after: 0.8, [.success(503), .success(503), .success(200)])
+        let events = EventLog()
+        var policy = RetryPolicy(maxAttempts: 5)
+        policy.sleep = { _ in }
+        policy.random = { 0 }
+        let webservice = Webservice(transport: transport, middleware: [policy], observer: events.observer)
+        var resource = Resource<Data>(url: Self.url)
+        resource.timeout = 0.3
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(error.reason.isTimedOut)
+        #expect(error.attempts == 3)
+        try await eventually("the third request ended") {
+            events.events.contains { if case .failed = $0.kind { true } else { false } }
+        }
+        let failed = events.events.compactMap { event in
+            if case .failed(let error, _) = event.kind { error as? WebserviceError } else { nil }
+        }
+        #expect(failed.map(\.reason.isTimedOut) == [true])
+        #expect(failed.map(\.attempts) == [3])
+    }
+
+    /// A load its caller cancels throws `CancellationError`, and its request's event says so too, even when the
+    /// transport is slow to stop and its request ends after the load's deadline.
+    @Test func aCancelledLoadIsNoTimeoutWhenItsRequestEndsPastTheDeadline() async throws {
+        let transport = Late(after: 0.6, [.failure(URLError(.cancelled))])
+        let events = EventLog()
+        let webservice = Webservice(transport: transport, observer: events.observer)
+        var resource = Resource<Data>(url: Self.url)
+        resource.timeout = 0.3
+        let load = Task { try await webservice.load(resource) }
+        try await eventually("the request was sent") { transport.count.withLock { $0 } == 1 }
+        load.cancel()
+        await #expect(throws: CancellationError.self) { try await load.value }
+        try await eventually("the request ended") {
+            events.events.contains { if case .failed = $0.kind { true } else { false } }
+        }
+        let failure = events.events.compactMap { event in
+            if case .failed(let error, _) = event.kind { error } else { nil }
+        }.first
+        #expect((failure as? WebserviceError)?.reason.isTimedOut != true, "\(String(describing: failure))")
+    }
+}
