@@ -51,47 +51,63 @@ import Testing
 
     private static let url = URL(string: "https://api.example.com/shared")!
 
+    /// Waits, sleeping, until `condition` holds: what a late transport does takes time, not turns.
+    private static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<1_000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(condition())
+    }
+
     /// A load that shares another's request (``Deduplication``) gets the request's own failure, never the other
     /// load's timeout.
     ///
     /// The first load's deadline passes while the request runs; the second's is far off. With or without an observer.
     @Test(arguments: [false, true])
     func aSharedRequestPastAnotherLoadsDeadlineIsNoTimeoutOfThisOne(observed: Bool) async throws {
-        let transport = Late(after: 0.6, [.failure(URLError(.networkConnectionLost))])
+        let transport = Late(after: 1.5, [.failure(URLError(.networkConnectionLost))])
         let events = EventLog()
+        let arrived = Arrivals()
         let webservice = Webservice(
-            transport: transport, middleware: [Deduplication()], observer: observed ? events.observer : nil)
+            transport: transport, middleware: [arrived, Deduplication()], observer: observed ? events.observer : nil)
         var impatient = Resource<Data>(url: Self.url)
-        impatient.timeout = 0.2
+        impatient.timeout = 1
         var patient = impatient
         patient.timeout = 30
         let first = Task { try await webservice.load(impatient) }
         try await eventually("the shared request was sent") { transport.count.withLock { $0 } == 1 }
         let second = Task { try await webservice.load(patient) }
+        // Joined well before the first load's deadline: a load is at the flight's door once it passes `arrived`.
+        try await eventually("the second load reached the shared request") { arrived.count.withLock { $0 } == 2 }
 
         let firstError = try await #require(throws: WebserviceError.self) { try await first.value }
         #expect(firstError.reason.isTimedOut)
         let secondError = try await #require(throws: WebserviceError.self) { try await second.value }
         #expect((try requireCase(\.transport, of: secondError) as? URLError)?.code == .networkConnectionLost)
-        #expect(transport.count.withLock { $0 } == 1)
+        #expect(transport.count.withLock { $0 } == 1, "the second load joined the first's request")
+    }
+
+    /// Counts the requests that pass it.
+    final class Arrivals: Middleware {
+        let count = Mutex(0)
+        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            count.withLock { $0 += 1 }
+            return try await next(request, context)
+        }
     }
 
     /// A load that times out on its third attempt says so, in its error and in its request's event.
     @Test func aTimedOutLoadCountsTheAttemptsItMade() async throws {
-        let transport = Late(after: 0.8, [.success(503), .success(503), .success(200)])
+        let transport = Late(after: 1.5, [.success(503), .success(503), .success(200)])
         let events = EventLog()
         var policy = RetryPolicy(maxAttempts: 5)
         policy.sleep = { _ in }
         policy.random = { 0 }
         let webservice = Webservice(transport: transport, middleware: [policy], observer: events.observer)
         var resource = Resource<Data>(url: Self.url)
-        resource.timeout = 0.3
+        resource.timeout = 1
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect(error.reason.isTimedOut)
         #expect(error.attempts == 3)
-        try await eventually("the third request ended") {
-            events.events.contains { if case .failed = $0.kind { true } else { false } }
-        }
+        try await Self.waitUntil { events.events.contains { if case .failed = $0.kind { true } else { false } } }
         let failed = events.events.compactMap { event in
             if case .failed(let error, _) = event.kind { error as? WebserviceError } else { nil }
         }
@@ -111,9 +127,7 @@ import Testing
         try await eventually("the request was sent") { transport.count.withLock { $0 } == 1 }
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
-        try await eventually("the request ended") {
-            events.events.contains { if case .failed = $0.kind { true } else { false } }
-        }
+        try await Self.waitUntil { events.events.contains { if case .failed = $0.kind { true } else { false } } }
         let failure = events.events.compactMap { event in
             if case .failed(let error, _) = event.kind { error } else { nil }
         }.first
