@@ -47,7 +47,7 @@ import Testing
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func requestsThatDifferInAHeaderFieldMethodOrBodyLimitAreSentApart() async throws {
+    @Test func requestsThatDifferInAHeaderFieldMethodBodyLimitOrTimeoutAreSentApart() async throws {
         let stalling = StubTransport.stalling
         let webservice = Webservice(transport: stalling, middleware: [Deduplication()])
         var other = Resource<Data>(url: baseURL)
@@ -59,12 +59,15 @@ import Testing
         composed.headers["Authorization"] = "Bearer caf\u{E9}"
         var decomposed = Resource<Data>(url: baseURL)
         decomposed.headers["Authorization"] = "Bearer cafe\u{301}"
+        // Another transport timer: each caller's request would end with its own.
+        var timed = Resource<Data>(url: baseURL)
+        timed.timeout = 30
         let resources = [
             Resource<Data>(url: baseURL), other, Resource<Data>(url: baseURL, method: .post(Data())), limited, composed,
-            decomposed,
+            decomposed, timed,
         ]
         let tasks = resources.map { resource in Task { try await webservice.load(resource) } }
-        try await eventually("six requests reached the transport") { await stalling.requests.count == 6 }
+        try await eventually("seven requests reached the transport") { await stalling.requests.count == 7 }
         for task in tasks { task.cancel() }
     }
 

@@ -60,23 +60,23 @@ import Testing
     /// A load that shares another's request (``Deduplication``) gets the request's own failure, never the other
     /// load's timeout.
     ///
-    /// The first load's deadline passes while the request runs; the second's is far off. With or without an observer.
+    /// Both have a timeout of 2 s; the second starts 0.8 s later, so the first's deadline passes while the request
+    /// runs, and the request fails (at 2.5 s) before the second's. With or without an observer.
     @Test(arguments: [false, true])
     func aSharedRequestPastAnotherLoadsDeadlineIsNoTimeoutOfThisOne(observed: Bool) async throws {
-        let transport = Late(after: 1.5, [.failure(URLError(.networkConnectionLost))])
+        let transport = Late(after: 2.5, [.failure(URLError(.networkConnectionLost))])
         let events = EventLog()
         let arrived = Arrivals()
         let webservice = Webservice(
             transport: transport, middleware: [arrived, Deduplication()], observer: observed ? events.observer : nil)
-        var impatient = Resource<Data>(url: Self.url)
-        impatient.timeout = 1
-        var patient = impatient
-        patient.timeout = 30
-        let first = Task { try await webservice.load(impatient) }
+        var resource = Resource<Data>(url: Self.url)
+        resource.timeout = 2
+        let first = Task { try await webservice.load(resource) }
         try await eventually("the shared request was sent") { transport.count.withLock { $0 } == 1 }
-        let second = Task { try await webservice.load(patient) }
-        // Joined well before the first load's deadline: a load is at the flight's door once it passes `arrived`.
-        try await eventually("the second load reached the shared request") { arrived.count.withLock { $0 } == 2 }
+        try await Task.sleep(for: .milliseconds(800))
+        let second = Task { try await webservice.load(resource) }
+        // A load is at the flight's door once it passes `arrived`, long before the first load's deadline.
+        try await Self.waitUntil { arrived.count.withLock { $0 } == 2 }
 
         let firstError = try await #require(throws: WebserviceError.self) { try await first.value }
         #expect(firstError.reason.isTimedOut)

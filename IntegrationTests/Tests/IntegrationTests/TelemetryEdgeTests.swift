@@ -72,16 +72,17 @@ import W3CTracing
     }
 
     /// A transport whose first `GET` can't connect and whose later ones answer `200`, and whose `HEAD`s (the retry
-    /// policy's probes) fail only after `delay` seconds, cancelled or not.
+    /// policy's probes) fail only once the second `GET` has arrived, cancelled or not.
     final class SlowProbes: Transport {
         let gets = Mutex(0)
-        let delay: TimeInterval
-        init(delay: TimeInterval) { self.delay = delay }
 
         func data(for request: URLRequest) async throws -> (Data, URLResponse) {
             if request.httpMethod == "HEAD" {
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { done.resume() }
+                for _ in 0..<500 where gets.withLock({ $0 }) < 2 {
+                    // Not `Task.sleep`, which a cancellation ends: a transport slow to stop.
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { done.resume() }
+                    }
                 }
                 throw URLError(.notConnectedToInternet)
             }
@@ -90,10 +91,8 @@ import W3CTracing
                 return $0 == 1
             }
             if first { throw URLError(.notConnectedToInternet) }
-            return (
-                Data("ok".utf8),
-                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
-            )
+            let head = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
+            return (Data("ok".utf8), head)
         }
     }
 
@@ -101,12 +100,18 @@ import W3CTracing
     /// measured with its own method, and none stays active.
     @Test func aProbeThatEndsAfterTheNextAttemptIsMeasuredAsItself() async throws {
         let metrics = TestMetrics()
-        // One probe, after 0.125 s, abandoned at 0.225 s; the wait ends at 0.3 s and the second attempt follows at once.
-        var policy = RetryPolicy(maxAttempts: 2, baseDelay: 0, networkWait: 0.3)
+        // One probe, abandoned at its timeout; then the wait's clock has run out, and the second attempt follows.
+        var policy = RetryPolicy(maxAttempts: 2, baseDelay: 0, networkWait: 30)
         policy.probeTimeout = 0.1
-        policy.random = { 0 }
-        let webservice = Webservice(
-            transport: SlowProbes(delay: 0.5), middleware: [LoadMetrics(factory: metrics), policy])
+        policy.sleep = { _ in }
+        let readings = Mutex(0)
+        policy.uptime = {
+            readings.withLock {
+                $0 += 1
+                return $0 <= 3 ? 0 : 60_000_000_000
+            }
+        }
+        let webservice = Webservice(transport: SlowProbes(), middleware: [LoadMetrics(factory: metrics), policy])
         let loaded = try await webservice.load(Resource<Data>(url: URL(string: "https://api.example.com/items")!))
         #expect(loaded == Data("ok".utf8))
         try await waitUntil { metrics.timers(label: "http.client.request.duration").flatMap(\.values).count >= 3 }

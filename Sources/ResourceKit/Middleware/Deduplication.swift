@@ -38,8 +38,8 @@ public struct Deduplication: Middleware {
         return response
     }
 
-    /// A request as it is compared: its URL, its header fields as bytes (see `keyBytes(excluding:)`), and the path
-    /// its load takes from here (web service and transport, body limit, credentials).
+    /// A request as it is compared: its URL, its header fields as bytes (see `keyBytes(excluding:)`), its transport
+    /// timer, and the path its load takes from here (web service and transport, body limit, credentials).
     private struct Key: Hashable, Sendable {
         var url: URL
         var headers: [[UInt8]: [UInt8]]
@@ -47,10 +47,13 @@ public struct Deduplication: Middleware {
         var maxBodySize: Int?
         var sendsCredentials: Bool
         var cachePolicy: CachePolicy
+        /// The transport's own timer (`URLSession`'s), which the request that runs ends with for every caller.
+        var timeoutInterval: TimeInterval
 
         init?(_ request: URLRequest, context: LoadContext) {
             guard let url = request.url else { return nil }
             self.url = url
+            timeoutInterval = request.timeoutInterval
             headers = (request.allHTTPHeaderFields ?? [:]).keyBytes()
             chain = context.chain
             maxBodySize = context.maxBodySize
