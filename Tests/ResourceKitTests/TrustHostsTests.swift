@@ -16,11 +16,13 @@ import Testing
         ("cdn.example.com", "wildcard"), ("CDN.EXAMPLE.COM.", "wildcard"), ("a.b.example.com", "other"),
         ("example.com", "other"), (".example.com", "other"), ("example.com.evil.net", "other"),
         ("api.example.co", "other"), ("127.0.0.1", "loopback"), ("[::1]", "v6"), ("::1", "v6"), ("[::1].", "v6"),
+        ("[::ffff:127.0.0.1]", "mapped"), ("::FFFF:127.0.0.1", "mapped"),
         ("äpi.example.com", "other"), ("xn--pi-wia.example.com", "wildcard"), ("", "other"),
     ])
     func hostGetsItsExactKeyThenItsWildcardThenTheFallback(host: String, expected: String) throws {
         let hosts = try Self.hosts([
             "api.example.com": "exact", "*.example.com": "wildcard", "127.0.0.1": "loopback", "[::1]": "v6",
+            "::ffff:127.0.0.1": "mapped",
         ])
         #expect(hosts.policy(forHost: host) == expected)
     }

@@ -89,8 +89,9 @@ struct TrustHosts<Policy> {
         }
         guard !bytes.isEmpty else { return nil }
         bytes = bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-        // A host that ends in a number is an address to a resolver (and to a browser), never a name.
-        if endsInNumber(bytes) {
+        // A host that ends in a number is an address to a resolver (and to a browser), never a name; one with a colon
+        // is an IPv6 address, `::ffff:127.0.0.1` too.
+        if !bytes.contains(UInt8(ascii: ":")), endsInNumber(bytes) {
             guard let address = ipv4Address(bytes) else { return nil }
             return (0..<4).map { String(address >> (24 - 8 * $0) & 0xFF) }.joined(separator: ".")
         }
