@@ -32,9 +32,10 @@
         public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
+            let method = request.httpMethod ?? "GET"
             let recorder = MetricsRecorder(
-                factory: factory ?? MetricsSystem.factory, origins: origins,
-                attributes: origins.attributes(method: request.httpMethod ?? "GET", url: request.url))
+                factory: factory ?? MetricsSystem.factory, origins: origins, method: method, url: request.url,
+                attributes: origins.attributes(method: method, url: request.url))
             var context = context
             let observer = context.observer
             context.observer = { event in
@@ -72,13 +73,18 @@
         private let factory: any MetricsFactory
         /// The attributes of the origins and methods measured, shared with the middleware.
         private let origins: MeasuredOrigins
+        /// The load's first request's method and URL.
+        private let method: String
+        private let url: URL?
         /// The attributes of the load: its first request's method, server and scheme.
         private let load: Attributes
         private let state = Mutex(State())
 
-        init(factory: any MetricsFactory, origins: MeasuredOrigins, attributes: Attributes) {
+        init(factory: any MetricsFactory, origins: MeasuredOrigins, method: String, url: URL?, attributes: Attributes) {
             self.factory = factory
             self.origins = origins
+            self.method = method
+            self.url = url
             load = attributes
         }
 
@@ -127,7 +133,10 @@
         /// after another was sent (a probe or attempt the load's timeout abandoned).
         private func attributes(of event: WebserviceEvent) -> Attributes {
             let request = event.request()
-            return origins.attributes(method: request.httpMethod ?? "GET", url: request.url)
+            let (method, url) = (request.httpMethod ?? "GET", request.url)
+            // Most requests are the load's as it started: its attributes, without a look-up.
+            if method == self.method, url == self.url { return load }
+            return origins.attributes(method: method, url: url)
         }
 
         /// Records the end of the request of `event`, with `request`'s attributes, that took `duration` seconds: it is
