@@ -11,8 +11,10 @@ import Testing
 /// What a load's timeout names, and what it leaves alone: another load's deadline, the caller's own cancellation, and
 /// the attempts made.
 @Suite(.timeLimit(.minutes(1))) struct TimeoutNamingTests {
-    /// A transport that answers each request after `delay` seconds, whether or not it was cancelled meanwhile, with
-    /// `answers` in turn (the last for every later request); it counts the requests.
+    /// A transport that answers each request with `answers` in turn, the last for every later request; it counts them.
+    ///
+    /// A status other than `200` comes at once; a `200` or a failure after `delay` seconds, whether or not the request
+    /// was cancelled meanwhile.
     final class Late: Transport {
         let delay: TimeInterval
         let answers: [Result<Int, URLError>]
@@ -29,23 +31,15 @@ import Testing
                 return $0 - 1
             }
             let answer = answers[min(index, answers.count - 1)]
-            if case .success(let status) = answer, status != 200 {
-                return (
-                    Data(), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: [:])!
-                )
+            if (try? answer.get()) ?? 200 == 200 {
+                // Not `Task.sleep`, which a cancellation ends: a transport slow to stop.
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { done.resume() }
+                }
             }
-            // Not `Task.sleep`, which a cancellation ends: a transport slow to stop.
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { done.resume() }
-            }
-            switch answer {
-            case .success(let status):
-                return (
-                    Data(), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: [:])!
-                )
-            case .failure(let error):
-                throw error
-            }
+            let head = HTTPURLResponse(
+                url: request.url!, statusCode: try answer.get(), httpVersion: nil, headerFields: [:])
+            return (Data(), head!)
         }
     }
 

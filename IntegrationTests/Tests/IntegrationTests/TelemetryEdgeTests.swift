@@ -79,10 +79,7 @@ import W3CTracing
         func data(for request: URLRequest) async throws -> (Data, URLResponse) {
             if request.httpMethod == "HEAD" {
                 for _ in 0..<500 where gets.withLock({ $0 }) < 2 {
-                    // Not `Task.sleep`, which a cancellation ends: a transport slow to stop.
-                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { done.resume() }
-                    }
+                    await uncancellablePause(0.01)
                 }
                 throw URLError(.notConnectedToInternet)
             }
@@ -176,9 +173,7 @@ import W3CTracing
     /// A middleware whose work (say, a token fetch) doesn't stop when the load is cancelled.
     struct Uncancellable: Middleware {
         func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { done.resume() }
-            }
+            await uncancellablePause(0.3)
             return try await next(request, context)
         }
     }
@@ -203,5 +198,12 @@ import W3CTracing
         let finished = tracer.inner.finishedSpans.map { "\($0.operationName)/\($0.kind)" }
         #expect(!started.contains("GET/internal"), "\(started)")
         #expect(started.count == finished.count, "every span started ends: started \(started), ended \(finished)")
+    }
+}
+
+/// Waits `seconds`, whether or not the task is cancelled meanwhile (`Task.sleep` would end at once): work slow to stop.
+private func uncancellablePause(_ seconds: TimeInterval) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { done.resume() }
     }
 }

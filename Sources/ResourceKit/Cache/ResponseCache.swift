@@ -380,13 +380,11 @@ extension ResponseCache {
         /// The credentials of the request the key was made from (``Redaction/secrets(of:)``), which its response may
         /// echo: what a file on disk must not hold.
         var secrets: [String] {
-            guard let url = URL(string: url) else { return [] }
-            var request = URLRequest(url: url)
+            var fields: [String: String] = [:]
             for (name, value) in headers {
-                request.setValue(
-                    String(decoding: value, as: UTF8.self), forHTTPHeaderField: String(decoding: name, as: UTF8.self))
+                fields[String(decoding: name, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
             }
-            return Redaction.secrets(of: request)
+            return Redaction.secrets(url: URL(string: url), headers: fields)
         }
 
         /// The bytes of the URL and the header fields' text.

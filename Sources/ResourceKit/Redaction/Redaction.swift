@@ -90,12 +90,17 @@ package enum Redaction {
     /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
     /// values, each as it is and as the URL encodes it.
     package static func secrets(of request: URLRequest) -> [String] {
+        secrets(url: request.url, headers: request.allHTTPHeaderFields ?? [:])
+    }
+
+    /// The credentials of a request for `url` with the header fields `headers`, as ``secrets(of:)`` finds them.
+    static func secrets(url: URL?, headers: [String: String]) -> [String] {
         var secrets: [String?] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where !isSafeHeader(name) {
+        for (name, value) in headers where !isSafeHeader(name) {
             secrets.append(value)
             secrets += sameHeaderName(name, "Cookie") ? cookieValues(in: value) : credentials(inHeaderValue: value)
         }
-        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+        if let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
             secrets += [components.user, components.password, components.percentEncodedUser]
             secrets.append(components.percentEncodedPassword)
             let names = names.value
