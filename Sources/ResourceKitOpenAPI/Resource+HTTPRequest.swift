@@ -46,7 +46,8 @@
         /// The path is never read as a URL of its own: `//users/42` would be the host `users` and the path `/42`. A
         /// generated client leaves a path parameter's dots unencoded, and a dot segment would be removed by one
         /// transport (curl, behind `URLSession` on Linux, makes `/users/42/sessions/..` `/users/42/`) and sent by the
-        /// other: encoded, it reaches the server as the same bytes through both, a parameter rather than a step up.
+        /// other: encoded, it reaches the server as the same bytes through both (a server that decodes before it
+        /// normalizes may still read it as a step up; see <doc:UsingOpenAPI>).
         private static func url(of request: HTTPRequest, under baseURL: URL) throws(WebserviceError) -> URL {
             let target = Array((request.path ?? "").utf8)
             let queryStart = target.firstIndex(of: UInt8(ascii: "?"))
