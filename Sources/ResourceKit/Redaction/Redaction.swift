@@ -289,23 +289,13 @@ extension Redaction {
         }
     }
 
-    /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``, and of every scheme-relative
-    /// `//user:password@host` that starts the text or follows a delimiter (`<//…>` in a `Link`).
+    /// Replaces the userinfo of every `scheme://user:password@host` with ``mark``.
     private static func redactingUserinfo(_ bytes: [UInt8]) -> [UInt8] {
         replacingRuns(in: bytes) { index in
-            let slash = UInt8(ascii: "/")
-            let start: Int
-            if bytes[index] == UInt8(ascii: ":"), index + 2 < bytes.count, bytes[index + 1] == slash,
-                bytes[index + 2] == slash
-            {
-                start = index + 3
-            } else if bytes[index] == slash, index + 1 < bytes.count, bytes[index + 1] == slash,
-                index == 0 || isDelimiter(bytes[index - 1])
-            {
-                start = index + 2
-            } else {
-                return nil
-            }
+            guard bytes[index] == UInt8(ascii: ":"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"),
+                bytes[index + 2] == UInt8(ascii: "/")
+            else { return nil }
+            let start = index + 3
             var end = start
             var lastAt: Int?
             while end < bytes.count, !isDelimiter(bytes[end]), !isPathStart(bytes[end]) {
