@@ -54,20 +54,20 @@ import Testing
     /// A load that shares another's request (``Deduplication``) gets the request's own failure, never the other
     /// load's timeout.
     ///
-    /// Both have a timeout of 2 s; the second starts 0.8 s later, so the first's deadline passes while the request
-    /// runs, and the request fails (at 2.5 s) before the second's. With or without an observer.
+    /// Both have a timeout of 3 s; the second starts 1.5 s later, so the first's deadline passes while the request
+    /// runs, and the request fails (at 3.5 s) a second before the second's. With or without an observer.
     @Test(arguments: [false, true])
     func aSharedRequestPastAnotherLoadsDeadlineIsNoTimeoutOfThisOne(observed: Bool) async throws {
-        let transport = Late(after: 2.5, [.failure(URLError(.networkConnectionLost))])
+        let transport = Late(after: 3.5, [.failure(URLError(.networkConnectionLost))])
         let events = EventLog()
         let arrived = Arrivals()
         let webservice = Webservice(
             transport: transport, middleware: [arrived, Deduplication()], observer: observed ? events.observer : nil)
         var resource = Resource<Data>(url: Self.url)
-        resource.timeout = 2
+        resource.timeout = 3
         let first = Task { try await webservice.load(resource) }
         try await eventually("the shared request was sent") { transport.count.withLock { $0 } == 1 }
-        try await Task.sleep(for: .milliseconds(800))
+        try await Task.sleep(for: .milliseconds(1_500))
         let second = Task { try await webservice.load(resource) }
         // A load is at the flight's door once it passes `arrived`, long before the first load's deadline.
         try await Self.waitUntil { arrived.count.withLock { $0 } == 2 }
@@ -89,15 +89,18 @@ import Testing
     }
 
     /// A load that times out on its third attempt says so, in its error and in its request's event.
+    ///
+    /// The timeout (5 s) leaves the two quick answers room on a machine busy starting every other test (a CI run
+    /// saw 4 s pass before the first); the third answer comes 3 s after it.
     @Test func aTimedOutLoadCountsTheAttemptsItMade() async throws {
-        let transport = Late(after: 1.5, [.success(503), .success(503), .success(200)])
+        let transport = Late(after: 8, [.success(503), .success(503), .success(200)])
         let events = EventLog()
         var policy = RetryPolicy(maxAttempts: 5)
         policy.sleep = { _ in }
         policy.random = { 0 }
         let webservice = Webservice(transport: transport, middleware: [policy], observer: events.observer)
         var resource = Resource<Data>(url: Self.url)
-        resource.timeout = 1
+        resource.timeout = 5
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect(error.reason.isTimedOut)
         #expect(error.attempts == 3)
