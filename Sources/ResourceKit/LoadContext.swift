@@ -11,7 +11,7 @@ import Foundation
 /// counts its attempts. See <doc:MiddlewareChain>.
 ///
 /// ```swift
-/// func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+/// func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
 ///     logger.info("\(context.name ?? "load") attempt \(context.attempt)")
 ///     return try await next(request, context)
 /// }
@@ -75,19 +75,8 @@ public struct LoadContext: Sendable {
     /// ``Resource/progress``.
     public var progress: (@Sendable (TransferProgress) -> Void)? { transfer?.progress }
 
-    /// The file the request's body is read from (``RequestBody/file(_:contentType:)``), whose bytes the transport sends as they
-    /// are read; `nil` when the body is the request's `httpBody`.
-    public var bodyFile: URL? { transfer?.upload }
-
-    /// The size of ``bodyFile`` in bytes, read now, for a `Content-Length`; `nil` without one.
-    ///
-    /// It throws when the file is missing or not a regular file, as the load would.
-    public var bodyFileLength: Int64? {
-        get throws { try transfer?.uploadSize() }
-    }
-
     /// Tells the observer, if there is one, that `kind` happened to `request`.
-    func report(_ kind: WebserviceEvent.Kind, for request: URLRequest) {
+    func report(_ kind: WebserviceEvent.Kind, for request: Request) {
         if let observer { observer(WebserviceEvent(kind, request: request, context: self)) }
     }
 }

@@ -26,20 +26,14 @@ public struct Response: Sendable {
     private var fields: Fields
     /// The request this response answers as the transport got it, credentials included: what a description must not
     /// show of it.
-    var request: URLRequest?
+    var request: Request?
     /// The body still to be read, for a load that streams it (``LoadContext``'s `streams`); ``body`` is empty.
     var stream: ResponseBody?
 
     /// How the header fields are kept: as the `HTTPURLResponse` a transport made, which is then reused, or as a list.
     private enum Fields: Sendable {
         case native(HTTPURLResponse)
-        case list([Field])
-    }
-
-    /// One header field as it arrived.
-    struct Field: Sendable {
-        var name: String
-        var value: String
+        case list([HeaderField])
     }
 
     /// Creates a response from its parts.
@@ -47,7 +41,16 @@ public struct Response: Sendable {
         self.statusCode = statusCode
         self.body = body
         self.url = url
-        fields = .list(headers.map { Field(name: $0.key, value: $0.value) })
+        fields = .list(headers.map { HeaderField(name: $0.key, value: $0.value) })
+    }
+
+    /// The head of `response`, for a transport of yours built on `URLSession`: its status code, header fields and URL,
+    /// with an empty ``body``.
+    ///
+    /// - Throws: ``WebserviceError/Reason/nonHTTPResponse(body:)`` for a response that isn't HTTP's.
+    public init(_ response: URLResponse) throws(WebserviceError) {
+        guard let http = response as? HTTPURLResponse else { throw WebserviceError(.nonHTTPResponse(body: Data())) }
+        self.init(http, body: Data())
     }
 
     /// The response of `response` with `body`.
@@ -59,7 +62,7 @@ public struct Response: Sendable {
     }
 
     /// A response whose header fields are `fields` in the order they arrived, repeated names included.
-    init(statusCode: Int, fields: [Field], body: Data, url: URL?) {
+    init(statusCode: Int, fields: [HeaderField], body: Data, url: URL?) {
         self.statusCode = statusCode
         self.body = body
         self.url = url
@@ -75,52 +78,17 @@ public struct Response: Sendable {
         get {
             switch fields {
             case .native(let response): return response.headerFields
-            case .list(let list): return Self.joined(list)
+            case .list(let list): return list.dictionary
             }
         }
-        set { fields = .list(newValue.map { Field(name: $0.key, value: $0.value) }) }
-    }
-
-    /// `list` by name: each name under its first spelling, with the values of all its spellings joined by commas in
-    /// the order they arrived.
-    ///
-    /// One pass that finds a name by its bytes in ASCII lowercase, so a head of thousands of fields costs thousands
-    /// of steps, not millions.
-    private static func joined(_ list: [Field]) -> [String: String] {
-        var positions: [[UInt8]: Int] = [:]
-        var names: [String] = []
-        var values: [[String]] = []
-        for field in list {
-            let key = field.name.utf8.map(asciiLowercase)
-            if let position = positions[key] {
-                values[position].append(field.value)
-            } else {
-                positions[key] = names.count
-                names.append(field.name)
-                values.append([field.value])
-            }
-        }
-        var headers = [String: String](minimumCapacity: names.count)
-        for (name, values) in zip(names, values) {
-            let value = values.count == 1 ? values[0] : values.joined(separator: ", ")
-            // Names of other bytes that are equal strings (`"caf\u{E9}"`, `"cafe\u{301}"`) share a key.
-            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
-        }
-        return headers
+        set { fields = .list(newValue.map { HeaderField(name: $0.key, value: $0.value) }) }
     }
 
     /// The value of the header field `name`, matched in any letter case; repeated fields joined by commas.
     public func value(forHTTPHeaderField name: String) -> String? {
         switch fields {
         case .native(let response): return response.value(forHTTPHeaderField: name)
-        case .list(let list):
-            // Without an array of the matches: a field is rarely repeated.
-            guard let first = list.firstIndex(where: { sameHeaderName($0.name, name) }) else { return nil }
-            var value = list[first].value
-            for field in list[(first + 1)...] where sameHeaderName(field.name, name) {
-                value += ", " + field.value
-            }
-            return value
+        case .list(let list): return list.value(named: name)
         }
     }
 
@@ -140,21 +108,21 @@ public struct Response: Sendable {
     /// An `HTTPURLResponse` keeps one value per name, in no order: its fields are listed by name, and its
     /// `Set-Cookie` value, which it joined with commas, is split again into one field per cookie
     /// (``HTTPSyntax/cookies(joinedIn:)``).
-    var orderedFields: [Field] {
+    var orderedFields: [HeaderField] {
         switch fields {
         case .native(let response):
             response.headerFields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.flatMap {
                 name, value in
                 sameHeaderName(name, "Set-Cookie")
-                    ? HTTPSyntax.cookies(joinedIn: value).map { Field(name: name, value: $0) }
-                    : [Field(name: name, value: value)]
+                    ? HTTPSyntax.cookies(joinedIn: value).map { HeaderField(name: name, value: $0) }
+                    : [HeaderField(name: name, value: value)]
             }
         case .list(let list): list
         }
     }
 
     /// Changes the header fields as ``orderedFields`` lists them, repeats apart.
-    mutating func updateFields(_ change: (inout [Field]) -> Void) {
+    mutating func updateFields(_ change: (inout [HeaderField]) -> Void) {
         var list = orderedFields
         change(&list)
         fields = .list(list)

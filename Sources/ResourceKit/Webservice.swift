@@ -82,7 +82,7 @@ public struct Webservice: Sendable {
     /// It is the one place the request is attached, on the error's way out to the caller; the layers before see
     /// errors without it (a transport's already redacted by `Sending`, which alone sees the credentials middleware
     /// added).
-    static func reported(_ error: any Error, of request: URLRequest) -> any Error {
+    static func reported(_ error: any Error, of request: Request) -> any Error {
         let standardized = Sending.standardized(error, of: request)
         return (standardized as? WebserviceError)?.failing(request) ?? standardized
     }
@@ -94,9 +94,9 @@ public struct Webservice: Sendable {
     /// its place; or, for a load that `streams`, at its head, with its body still to be read.
     ///
     /// Its errors name the request, once (``reported(_:of:)``).
-    package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (URLRequest, Response) {
+    package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (Request, Response) {
         try Task.checkCancellation()
-        let unchecked = URLRequest(resource: resource, addingHeaders: transport.additionalHeaderFields)
+        let unchecked = Request(resource: resource, addingHeaders: transport.additionalHeaderFields)
         do {
             return try await unreportedExchange(resource, unchecked, streams: streams)
         } catch {
@@ -109,17 +109,15 @@ public struct Webservice: Sendable {
     @inline(__always)
     private func unreportedExchange<A>(
         _ resource: Resource<A>,
-        _ unchecked: URLRequest,
+        _ unchecked: Request,
         streams: Bool
-    ) async throws -> (URLRequest, Response) {
-        var request = try request(for: resource, unchecked)
+    ) async throws -> (Request, Response) {
+        let request = try request(for: resource, unchecked)
         // Without a cache nothing is stored, nor ever a download: a load that may use only a stored response fails
         // here.
         if resource.cachePolicy == .storedOnly, cache == nil || resource.destination != nil {
             throw WebserviceError(.notStored)
         }
-        // A stream's timeout ends with its head, not when its body pauses: the transport's idle timeout stays.
-        if streams, resource.timeout != nil { request.timeoutInterval = URLRequest(url: resource.url).timeoutInterval }
         var context = LoadContext(chain: chain)
         context.name = resource.name
         context.observer = observer
@@ -166,7 +164,7 @@ public struct Webservice: Sendable {
     /// have `Resource<A>`'s metadata at hand: called, this generic function looks it up again, hundreds of
     /// instructions a load.
     @inline(__always)
-    private func request<A>(for resource: Resource<A>, _ request: URLRequest) throws(WebserviceError) -> URLRequest {
+    private func request<A>(for resource: Resource<A>, _ request: Request) throws(WebserviceError) -> Request {
         try validateHeaderFields(resource.headers)
         return resource.sendsCredentials ? request : request.withoutCredentials
     }

@@ -99,11 +99,11 @@ public struct WebserviceError: Error, Sendable {
     /// and the attempts its response counts when they say more; what it knows already stays.
     ///
     /// Only `Webservice.reported(_:of:)` calls it: the request is attached in that one place.
-    func failing(_ request: URLRequest) -> WebserviceError {
+    func failing(_ request: Request) -> WebserviceError {
         var error = counting(attempts: response?.attempts ?? 1)
         if error.method == nil {
-            error.method = request.httpMethod ?? "GET"
-            error.url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+            error.method = request.method
+            error.url = Redaction.redacted(request.url, removing: Redaction.secrets(of: request))
         }
         return error
     }

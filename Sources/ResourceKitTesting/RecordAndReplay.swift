@@ -34,7 +34,7 @@ public struct RecordingTransport: Transport {
     }
 
     /// Sends `request` through the wrapped transport, saves the exchange, and returns it.
-    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         // Taken before the request is sent, so concurrent requests for one URL keep the order they were made in.
         let key = RecordedExchange.key(of: request)
         let turn = await turns.next(for: key)
@@ -91,13 +91,13 @@ public struct ReplayTransport: Transport {
     }
 
     /// The recorded response to `request`.
-    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         let key = RecordedExchange.key(of: request)
-        guard let answer = answers[key], let url = request.url else {
+        guard let answer = answers[key] else {
             let reason = "No recorded exchange answers \(key)."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
-        return try await answer.response(to: request, at: url)
+        return try await answer.response(to: request, at: request.url)
     }
 }
 
@@ -117,8 +117,8 @@ struct RecordedExchange: Codable {
     /// The response header fields whose values are URLs, recorded scrubbed rather than masked.
     private static let urlHeaderNames: Set<String> = ["link", "location", "content-location"]
 
-    init(_ request: URLRequest, response: Response, body: Data) {
-        method = request.httpMethod ?? "GET"
+    init(_ request: Request, response: Response, body: Data) {
+        method = request.method
         url = Self.redacted(request)
         status = response.statusCode
         let secrets = Redaction.secrets(of: request)
@@ -145,13 +145,13 @@ struct RecordedExchange: Codable {
     static func key(method: String, url: String) -> String { "\(method.uppercased()) \(url)" }
 
     /// What `request`'s exchange is recorded and found by.
-    static func key(of request: URLRequest) -> String {
-        key(method: request.httpMethod ?? "GET", url: redacted(request))
+    static func key(of request: Request) -> String {
+        key(method: request.method, url: redacted(request))
     }
 
     /// The request's URL as it is recorded and looked up: without its credentials.
-    static func redacted(_ request: URLRequest) -> String {
-        request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }?.absoluteString ?? ""
+    static func redacted(_ request: Request) -> String {
+        Redaction.redacted(request.url, removing: Redaction.secrets(of: request))?.absoluteString ?? ""
     }
 
     /// A file name that names the exchange and is the same in every run: the method (at most 20 characters), the

@@ -17,7 +17,7 @@ import ResourceKit
 ///     .init("*", "/episodes/*/media", .failure(.timedOut)),
 /// ])
 /// let episodes = try await Webservice(transport: stub).load(Episode.all)
-/// #expect(await stub.requests.map(\.url?.path) == ["/episodes"])
+/// #expect(await stub.requests.map(\.url.path) == ["/episodes"])
 /// ```
 public struct StubTransport: Transport {
     /// One rule: a method, a URL pattern, and the answer.
@@ -51,26 +51,26 @@ public struct StubTransport: Transport {
     }
 
     /// The requests this stub and its copies were sent, in order.
-    public var requests: [URLRequest] {
+    public var requests: [Request] {
         get async { await log.requests }
     }
 
     /// Answers `request` with the first matching route.
-    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         var request = request
         // A file's bytes are the recorded body, as a server would receive them.
-        if let file = context.bodyFile {
-            _ = try context.bodyFileLength  // a missing file or a directory fails as it does with every transport
+        if let file = request.body?.file {
+            _ = try request.body?.length()  // a missing file or a directory fails as it does with every transport
             let bytes = try await offCooperativePool { try file.regularFileContents() }
-            request.httpBody = bytes
+            request.body = RequestBody(bytes)
             let count = Int64(bytes.count)
             context.progress?(TransferProgress(isUpload: true, bytes: count, expectedBytes: count))
         }
         await log.record(request)
-        let method = request.httpMethod ?? "GET"
-        guard let url = request.url, let route = routes.first(where: { $0.matches(method, url) }) else {
+        let (method, url) = (request.method, request.url)
+        guard let route = routes.first(where: { $0.matches(method, url) }) else {
             // Named without its credentials, as ResourceKit's transports name a URL in their errors.
-            let named = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+            let named = Redaction.redacted(url, removing: Redaction.secrets(of: request))
             let reason = "No stub route answers \(method) \(named?.absoluteString ?? "(no URL)")."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
@@ -78,8 +78,8 @@ public struct StubTransport: Transport {
     }
 
     private actor Log {
-        var requests: [URLRequest] = []
-        func record(_ request: URLRequest) { requests.append(request) }
+        var requests: [Request] = []
+        func record(_ request: Request) { requests.append(request) }
     }
 }
 
@@ -89,7 +89,7 @@ public struct StubAnswer: Sendable {
         case response(status: Int, headers: [String: String], body: Data)
         case fixture(URL, status: Int, headers: [String: String])
         case failure(URLError.Code)
-        case computed(@Sendable (URLRequest) async throws -> StubAnswer)
+        case computed(@Sendable (Request) async throws -> StubAnswer)
         case sequence([StubAnswer], Turns)
     }
 
@@ -128,7 +128,7 @@ public struct StubAnswer: Sendable {
     ///     request.value(forHTTPHeaderField: "Authorization") == "Bearer t1" ? .json("{}") : .status(401)
     /// }
     /// ```
-    public static func computed(_ answer: @escaping @Sendable (URLRequest) async throws -> StubAnswer) -> StubAnswer {
+    public static func computed(_ answer: @escaping @Sendable (Request) async throws -> StubAnswer) -> StubAnswer {
         StubAnswer(kind: .computed(answer))
     }
 
@@ -149,7 +149,7 @@ public struct StubAnswer: Sendable {
     }
 
     /// The response this answer gives `request`, sent to `url`.
-    func response(to request: URLRequest, at url: URL) async throws -> (Response, ResponseBody) {
+    func response(to request: Request, at url: URL) async throws -> (Response, ResponseBody) {
         if delay > 0 {
             try await Task.sleep(nanoseconds: UInt64(min(delay, 1_000_000) * 1_000_000_000))
         }

@@ -29,10 +29,11 @@ let newEpisode = Episode(id: "2", title: "Swift Talk")
 
 extension Episode { static let all = Resource<[Episode]>(get: episodesURL) }
 
-// Injectable transport (the seeds' URLSessionType idea).
+// Injectable transport (the seeds' URLSessionType idea), in the one-requirement form that replaced
+// `data(for:) -> (Data, URLResponse)` (CHANGELOG).
 struct MyTransport: Transport {
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        (fixture, HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+    func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+        (Response(statusCode: 200, url: request.url), ResponseBody(fixture))
     }
 }
 

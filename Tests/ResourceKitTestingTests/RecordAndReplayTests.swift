@@ -57,7 +57,7 @@ import Testing
     @Test func theFileNamesAreTheSameInEveryRun() async throws {
         try await withDirectory { directory in
             _ = try await RecordingTransport(server, to: directory).data(
-                for: URLRequest(url: base.appendingPathComponent("avatar")))
+                for: Request(url: base.appendingPathComponent("avatar")))
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: directory.path) == [
                     "GET-avatar-17196967d0747e53.json"
@@ -69,7 +69,7 @@ import Testing
         try await withDirectory { directory in
             let server = StubTransport([.init("GET", "/a", .sequence([.json("1"), .json("2")]))])
             let recording = RecordingTransport(server, to: directory)
-            let request = URLRequest(url: base.appendingPathComponent("a"))
+            let request = Request(url: base.appendingPathComponent("a"))
             for transport in [recording, recording] {
                 _ = try await transport.data(for: request)
             }
@@ -103,12 +103,11 @@ import Testing
             ])
             let recording = RecordingTransport(server, to: directory)
             for path in ["items", "private"] {
-                _ = try await recording.data(for: URLRequest(url: base.appendingPathComponent(path)))
+                _ = try await recording.data(for: Request(url: base.appendingPathComponent(path)))
             }
             let replay = try ReplayTransport(from: directory)
-            func headers(_ path: String) async throws -> HTTPURLResponse {
-                let response = try await replay.data(for: URLRequest(url: base.appendingPathComponent(path))).1
-                return try #require(response as? HTTPURLResponse)
+            func headers(_ path: String) async throws -> Response {
+                try await replay.data(for: Request(url: base.appendingPathComponent(path))).1
             }
             let items = try await headers("items")
             #expect(items.value(forHTTPHeaderField: "Link") == #"<https://api.example.com/items?page=2>; rel="next""#)
@@ -130,7 +129,7 @@ import Testing
                             body: Data([0xFF]) + Data((request.value(forHTTPHeaderField: "Authorization") ?? "").utf8))
                     })
             ])
-            var request = URLRequest(url: base.appendingPathComponent("echo"))
+            var request = Request(url: base.appendingPathComponent("echo"))
             request.setValue("Bearer s3cr3t-token", forHTTPHeaderField: "Authorization")
             let live = try await RecordingTransport(echo, to: directory).data(for: request).0
             #expect(live == Data([0xFF]) + Data("Bearer s3cr3t-token".utf8))
@@ -169,8 +168,8 @@ import Testing
         try await withDirectory { parent in
             let directory = parent.appendingPathComponent("recorded")
             let server = StubTransport([.init("*", "/**", .json("[]"))])
-            var request = URLRequest(url: base.appendingPathComponent("a/../b"))
-            request.httpMethod = method
+            var request = Request(url: base.appendingPathComponent("a/../b"))
+            request.method = method
             _ = try await RecordingTransport(server, to: directory).data(for: request)
             #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["recorded"])
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -181,7 +180,7 @@ import Testing
 
     @Test func aLongNonASCIIPathRecordsAndReplays() async throws {
         try await withDirectory { directory in
-            let request = URLRequest(url: base.appendingPathComponent(String(repeating: "語", count: 100)))
+            let request = Request(url: base.appendingPathComponent(String(repeating: "語", count: 100)))
             let server = StubTransport([.init("GET", "/**", .json("[]"))])
             _ = try await RecordingTransport(server, to: directory).data(for: request)
             #expect(try await ReplayTransport(from: directory).data(for: request).0 == Data("[]".utf8))

@@ -67,7 +67,7 @@ import Testing
         #expect(error.statusCode == 404)
         try await webservice.load(Resource<Void>(url: base.appendingPathComponent("episodes"), method: .post(Data())))
         #expect(
-            await stub.requests.map { "\($0.httpMethod ?? "GET") \($0.url?.path ?? "")" } == [
+            await stub.requests.map { "\($0.method) \($0.url.path)" } == [
                 "GET /episodes/1", "GET /episodes/9", "POST /episodes",
             ])
     }
@@ -83,7 +83,7 @@ import Testing
     @Test func anUnroutedRequestsErrorNamesItWithoutItsCredentials() async throws {
         let url = try #require(URL(string: "https://user:hunter2@api.example.com/nowhere?api_key=s3cret&page=2"))
         let transportError = await #expect(throws: URLError.self) {
-            try await StubTransport([]).data(for: URLRequest(url: url))
+            try await StubTransport([]).data(for: Request(url: url))
         }
         let loadError = await #expect(throws: WebserviceError.self) {
             try await Webservice(transport: StubTransport([])).load(Resource<Data>(url: url))
@@ -124,7 +124,7 @@ import Testing
                 "*", "/**",
                 .computed { request in
                     request.value(forHTTPHeaderField: "Authorization") == "Bearer t1"
-                        ? .status(200, body: Data((request.httpMethod ?? "").utf8)) : .status(401)
+                        ? .status(200, body: Data((request.method).utf8)) : .status(401)
                 }),
         ])
         let webservice = Webservice(transport: stub)

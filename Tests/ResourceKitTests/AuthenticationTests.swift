@@ -137,12 +137,12 @@ import Testing
     /// A transport that follows a redirect from the credential's origin to `target`, dropping the credential as
     /// ResourceKit's transports do, and answers there with `status`: the response's URL is the redirect's target.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    private struct Redirecting: Transport {
+    private struct Redirecting: WholeTransport {
         var target: URL
         var status: Int
         let sent = Counter()
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        func answer(_ request: Request) async throws -> (Data, URLResponse) {
             sent.increment()
             return (Data(), try httpResponse(status, url: target))
         }

@@ -235,16 +235,12 @@ private struct LimitedTransport: Transport {
     var stopsAtBodyLimit: Bool
     let bodyLimits = Notes<Int?>()
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await stub.data(for: request)
-    }
-
-    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         await bodyLimits.append(context.maxBodySize)
         let (body, response) = try await stub.data(for: request)
         if stopsAtBodyLimit, let limit = context.maxBodySize, body.count > limit {
             throw WebserviceError(.bodyTooLarge(limit: limit))
         }
-        return (Response(statusCode: (response as? HTTPURLResponse)?.statusCode ?? 0), ResponseBody(body))
+        return (Response(statusCode: response.statusCode), ResponseBody(body))
     }
 }

@@ -443,7 +443,7 @@ private actor Origin {
         waiters = []
     }
 
-    func answer(_ request: URLRequest) async -> StubAnswer {
+    func answer(_ request: Request) async -> StubAnswer {
         if held { await withCheckedContinuation { waiters.append($0) } }
         switch outage {
         case .unreachable: return .failure(.notConnectedToInternet)

@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: otherSchemes)
     func urlSessionTransportSendsOnlyHTTPAndHTTPS(url: String) async throws {
-        let request = URLRequest(url: try #require(URL(string: url)))
+        let request = Request(url: try #require(URL(string: url)))
         for transport in [URLSessionTransport(session: .shared), URLSessionTransport(configuration: .ephemeral)] {
             let error = try await #require(throws: URLError.self) { try await transport.data(for: request) }
             #expect(error.code == .unsupportedURL)

@@ -137,8 +137,8 @@ import Testing
         _ = try await Webservice(transport: stub).load(upload)
 
         let sent = try #require(await stub.requests.first)
-        #expect(sent.httpMethod == "PUT")
-        #expect(sent.httpBody == Data("frames".utf8))
+        #expect(sent.method == "PUT")
+        #expect(sent.bodyBytes == Data("frames".utf8))
         #expect(sent.value(forHTTPHeaderField: "Content-Type") == "video/mp4")
         #expect(log.reports.first == TransferProgress(isUpload: true, bytes: 6, expectedBytes: 6))
     }
@@ -158,7 +158,7 @@ import Testing
             try await webservice.load(try Resource<Void>(url: baseURL, method: .put(.file(directory))))
         }
 
-        #expect(await stub.requests.map(\.httpBody) == [Data("linked".utf8)])
+        #expect(await stub.requests.map(\.bodyBytes) == [Data("linked".utf8)])
         #expect((error.underlyingError as? URLError)?.code == .fileIsDirectory)
     }
 
@@ -273,7 +273,7 @@ private struct LoadingMiddleware: Middleware {
     let transport: StubTransport
     let notes: Notes<Data>
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         await notes.append(try await Webservice(transport: transport).load(Resource<Data>(url: baseURL)))
         return try await next(request, context)
     }
@@ -283,7 +283,7 @@ private struct LoadingMiddleware: Middleware {
 private struct EndMiddleware: Middleware {
     let notes: Notes<Bool>
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         do {
             let answer = try await next(request, context)
             await notes.append(true)
@@ -297,15 +297,15 @@ private struct EndMiddleware: Middleware {
 
 /// A transport that streams transfers itself and notes the destination of each request's transfer: `nil` for a
 /// request sent to it directly, which has no load's context.
-private struct TransferSpy: Transport {
+private struct TransferSpy: WholeTransport {
     let notes = Notes<URL?>()
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    func answer(_ request: Request) async throws -> (Data, URLResponse) {
         await notes.append(nil)
         return (Data(), try httpResponse(200))
     }
 
-    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         await notes.append(context.transfer?.destination)
         return (Response(statusCode: 200, url: baseURL), ResponseBody(Data()))
     }
@@ -315,15 +315,15 @@ private struct TransferSpy: Transport {
 private struct DirectCallMiddleware: Middleware {
     let transport: any Transport
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        _ = try await transport.data(for: URLRequest(url: baseURL.appendingPathComponent("token")))
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
+        _ = try await transport.data(for: Request(url: baseURL.appendingPathComponent("token")))
         return try await next(request, context)
     }
 }
 
 /// A middleware that fails every load once its response has arrived, as one that checks a signature might.
 private struct RejectingMiddleware: Middleware {
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         _ = try await next(request, context)
         throw WebserviceError(.transport(URLError(.badServerResponse)))
     }

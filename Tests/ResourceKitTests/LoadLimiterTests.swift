@@ -161,7 +161,7 @@ import Testing
         let service = Webservice(
             transport: StubTransport.answering(
                 .computed { request in
-                    if request.url?.lastPathComponent == "a" {
+                    if request.url.lastPathComponent == "a" {
                         try await gate.pass("a")
                     } else {
                         bSent.signal()

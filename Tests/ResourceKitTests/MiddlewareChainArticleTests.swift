@@ -16,7 +16,7 @@ import Testing
 @Suite struct MiddlewareChainArticleTests {
     /// A middleware of the web service's own, which the list calls `middleware`.
     private struct Mine: Middleware {
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             try await next(request, context)
         }
     }

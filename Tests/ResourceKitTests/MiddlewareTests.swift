@@ -16,7 +16,7 @@ import Testing
         var name: String
         var trail: Trail
 
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             trail.note("\(name) in")
             var request = request
             request.addValue(name, forHTTPHeaderField: "X-Trail")
@@ -36,8 +36,8 @@ import Testing
     /// A middleware that answers itself, as a stub or a cache of your own would.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Answering: Middleware {
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-            Response(statusCode: 200, body: Data("from the middleware".utf8), url: request.url ?? baseURL)
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
+            Response(statusCode: 200, body: Data("from the middleware".utf8), url: request.url)
         }
     }
 
@@ -46,7 +46,7 @@ import Testing
     struct Catching: Middleware {
         var caught: Trail
 
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             do {
                 return try await next(request, context)
             } catch {
@@ -65,7 +65,7 @@ import Testing
             transport: transport, middleware: [Tracer(name: "a", trail: trail), Tracer(name: "b", trail: trail)])
         #expect(try await webservice.load(thing()) == "ok")
         #expect(trail.all == ["a in", "b in", "b out", "a out"])
-        #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "X-Trail") } == ["a,b"])
+        #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "X-Trail") } == ["a, b"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -130,7 +130,7 @@ import Testing
     /// A middleware that sends every request with a fixed `Authorization`, as one user's credential.
     struct SignedIn: Middleware {
         var user: String
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             var request = request
             request.setValue("Bearer \(user)", forHTTPHeaderField: "Authorization")
             return try await next(request, context)
@@ -157,7 +157,7 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct ContextSpy: Middleware {
         var trail: Trail
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             let time = context.timeRemaining.map { $0 > 0 && $0 <= 600 ? "time left" : "wrong time \($0)" } ?? "no time"
             trail.note("\(context.name ?? "-") \(context.maxBodySize ?? -1) \(context.attempt) \(time)")
             return try await next(request, context)
@@ -187,7 +187,7 @@ import Testing
     @Test func anErrorOfAMiddlewaresOwnReachesTheCallerAsATransportFailure() async throws {
         struct Refused: Error {}
         struct Refusing: Middleware {
-            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
                 throw Refused()
             }
         }

@@ -14,7 +14,7 @@ import Testing
     private static func server(pages: Int, link: @escaping @Sendable (Int) -> String?) -> StubTransport {
         StubTransport.answering(
             .computed { request in
-                let url = try #require(request.url)
+                let url = request.url
                 let number =
                     Int(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? "") ?? 1
                 guard number <= pages else { return .status(404) }
@@ -43,7 +43,7 @@ import Testing
     @Test @MainActor func everyPageIsLoadedInOrderByItsNextLinkUntilOneHasNone() async throws {
         let transport = Self.server(pages: 3) { #"<?page=\#($0)>; rel="next""# }
         #expect(try await loadAll(Webservice(transport: transport).pages(of: Self.firstPage)) == ["1", "2", "3"])
-        let urls = await transport.requests.map { $0.url?.absoluteString }
+        let urls = await transport.requests.map { $0.url.absoluteString }
         #expect(urls == ["items", "items?page=2", "items?page=3"].map { baseURL.absoluteString + "/" + $0 })
     }
 
@@ -79,7 +79,7 @@ import Testing
         // Each answer on the other origin is a new version, so which one a load gets says where it came from.
         let transport = StubTransport.answering(
             .computed { request in
-                let onFirstHost = request.url?.host == baseURL.host
+                let onFirstHost = request.url.host == baseURL.host
                 let link = onFirstHost ? ["Link": "<\(elsewhere.absoluteString)>; rel=\"next\""] : [:]
                 if !onFirstHost { answered.increment() }
                 return .status(
@@ -103,7 +103,7 @@ import Testing
 
     /// A middleware that adds a credential to every request, wherever it goes.
     private struct APIKey: Middleware {
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             var request = request
             request.setValue("key", forHTTPHeaderField: "X-Api-Key")
             return try await next(request, context)
@@ -203,7 +203,7 @@ import Testing
         // Each page links to the same path with a longer fragment, five times, then to none.
         let transport = StubTransport.answering(
             .computed { request in
-                let url = try #require(request.url)
+                let url = request.url
                 let fragment = url.fragment ?? ""
                 let link = fragment.count < 5 ? ["Link": #"</loop#\#(fragment)x>; rel="next""#] : [:]
                 return .status(200, headers: link, body: Data(url.path.utf8))

@@ -153,7 +153,7 @@ import Testing
         defer { folder.delete() }
         let server = RedirectingServer()
         let request = CacheFolder.request("old")
-        let resource = Resource<Data>(url: try #require(request.url), parse: { $0 })
+        let resource = Resource<Data>(url: request.url, parse: { $0 })
         do {
             let service = Webservice(transport: server, cache: try await folder.cache())
             #expect(try await service.load(resource) == Data("redirected".utf8))
@@ -199,18 +199,18 @@ import Testing
             #expect(try await service.load(resource) == Data("echoed".utf8))
         }
         #expect(try secrets([header, query], foundIn: folder.url) == [])
-        let found = try #require(await folder.cache().lookup(URLRequest(resource: resource)).found)
+        let found = try #require(await folder.cache().lookup(Request(resource: resource, addingHeaders: [:])).found)
         #expect(found.response.response.value(forHTTPHeaderField: "X-Note") == "session REDACTED, key REDACTED")
     }
 }
 
 /// A transport that followed a redirect to `target` for every request, and answers with `note` in a field of a
 /// harmless name, fresh for an hour.
-private struct EchoingServer: Transport {
+private struct EchoingServer: WholeTransport {
     let target: URL
     let note: String
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    func answer(_ request: Request) async throws -> (Data, URLResponse) {
         let headers = ["Cache-Control": "max-age=3600", "X-Note": note]
         guard let response = HTTPURLResponse(url: target, statusCode: 200, httpVersion: nil, headerFields: headers)
         else { throw URLError(.badServerResponse) }
@@ -220,8 +220,8 @@ private struct EchoingServer: Transport {
 
 /// A transport that followed a redirect to ``target`` for every request: its response has that URL, with credentials
 /// in its user information and query, header fields that repeat them, and is fresh for an hour.
-private struct RedirectingServer: Transport {
-    let requests = Notes<URLRequest>()
+private struct RedirectingServer: WholeTransport {
+    let requests = Notes<Request>()
 
     /// The redirect's target: a user and password, two credential query items and one that isn't.
     static let target = URL(
@@ -240,7 +240,7 @@ private struct RedirectingServer: Transport {
         return Array(Set(secrets + encoded + encoded.map { $0.lowercased() } + base64))
     }
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    func answer(_ request: Request) async throws -> (Data, URLResponse) {
         await requests.append(request)
         let target = Self.target.absoluteString
         let headers = [
@@ -402,7 +402,7 @@ private struct RedirectingServer: Transport {
         let service = Webservice(
             transport: StubTransport.answering(
                 .computed { request in
-                    let index = Int(request.url?.lastPathComponent ?? "") ?? -1
+                    let index = Int(request.url.lastPathComponent) ?? -1
                     let body = Self.body(index: index, round: await rounds.next(index))
                     return .status(200, headers: ["Cache-Control": "max-age=3600"], body: body)
                 }),
@@ -502,7 +502,7 @@ private actor Rounds {
 /// An entry for `…/sample` with `body`, and its key.
 private func sample(body: Data) throws -> (ResponseCache.Key, ResponseCache.Entry) {
     let url = baseURL.appendingPathComponent("sample")
-    let key = try #require(ResponseCache.Key(URLRequest(url: url)))
+    let key = try #require(ResponseCache.Key(Request(url: url)))
     let response = Response(
         statusCode: 200, headers: ["Cache-Control": "max-age=60", "ETag": "\"1\""], body: body, url: url)
     let stored = try #require(ResponseCache.StoredResponse(response))

@@ -476,8 +476,8 @@ struct CacheFolder {
     var salt: URL { url.appendingPathComponent(Self.saltName) }
 
     /// A `GET` request for `url`, as a cache receives it.
-    static func request(url: String) throws -> URLRequest {
-        URLRequest(url: try #require(URL(string: url)))
+    static func request(url: String) throws -> Request {
+        Request(url: try #require(URL(string: url)))
     }
 
     /// A fresh response with a body of 300 bytes, whose URL is `url`.
@@ -496,8 +496,8 @@ struct CacheFolder {
     }
 
     /// A `GET` request for `…/path` with `headers`, as a cache receives it.
-    static func request(_ path: String, headers: [String: String] = [:]) -> URLRequest {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+    static func request(_ path: String, headers: [String: String] = [:]) -> Request {
+        var request = Request(url: baseURL.appendingPathComponent(path))
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
     }

@@ -55,7 +55,7 @@ import Testing
         let server = try HostileServer(
             head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", cap: Self.cap, pause: Self.pace)
         let transport = URLSessionTransport()
-        let (head, _) = try await transport.send(URLRequest(url: server.url), context: LoadContext())
+        let (head, _) = try await transport.send(Request(url: server.url), context: LoadContext())
         #expect(head.statusCode == 200)
         let report = try #require(await server.report())
         #expect(report.clientClosed, "the client kept reading \(report.sent) bytes of a body no one reads")

@@ -70,7 +70,7 @@ import Testing
     /// against the request as sent, not the resource's.
     @Test func aStreamsBodyErrorShowingAMiddlewaresCredentialIsKeptRedacted() async throws {
         struct AddsCredential: Middleware {
-            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
                 var request = request
                 request.setValue("x-auth-value", forHTTPHeaderField: "X-Auth")
                 return try await next(request, context)
@@ -80,7 +80,7 @@ import Testing
             var sentHeader: String
         }
         struct BreakingTransport: Transport {
-            func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+            func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
                 let echoed = "X-Auth: " + (request.value(forHTTPHeaderField: "X-Auth") ?? "")
                 let chunks = AsyncThrowingStream<Data, any Error> { continuation in
                     continuation.yield(Data("first".utf8))

@@ -96,7 +96,7 @@ import Testing
         let service = Webservice(
             transport: StubTransport.answering(
                 .computed { request in
-                    if request.url?.lastPathComponent == "held" { try await gate.pass("held") }
+                    if request.url.lastPathComponent == "held" { try await gate.pass("held") }
                     return .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("cached".utf8))
                 }),
             maxConcurrentLoads: 1,
@@ -516,7 +516,7 @@ private enum TestClock {
 actor CountingServer {
     private(set) var count = 0
 
-    func answer(_ request: URLRequest) -> Int {
+    func answer(_ request: Request) -> Int {
         count += 1
         return count
     }
@@ -524,9 +524,9 @@ actor CountingServer {
 
 /// Sends every request as a `HEAD`.
 private struct AsHEAD: Middleware {
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         var request = request
-        request.httpMethod = "HEAD"
+        request.method = "HEAD"
         return try await next(request, context)
     }
 }

@@ -102,7 +102,7 @@ private func listed(_ statusCode: Int) -> Response {
     /// Loads a resource twice through a cache from ``ManyFieldsServer``: a `200` with an `ETag` that must be
     /// revalidated, then a `304`; and reads the fields of such a response directly.
     private static func loadManyFields() async throws -> String {
-        let requests = Notes<URLRequest>()
+        let requests = Notes<Request>()
         let server = ManyFieldsServer(requests: requests)
         let webservice = Webservice(transport: server, cache: ResponseCache(byteLimit: 100_000_000))
         let resource = Resource<String>(url: baseURL) { data, response in
@@ -121,16 +121,16 @@ private func listed(_ statusCode: Int) -> Response {
 
     /// Answers each request with 50 000 fields of distinct names and 50 000 of one name: `200`, `no-cache` and an
     /// `ETag` at first, and `304` to a request that sends the `ETag` back.
-    private struct ManyFieldsServer: Transport {
-        let requests: Notes<URLRequest>
+    private struct ManyFieldsServer: WholeTransport {
+        let requests: Notes<Request>
         let fields =
-            (0..<50_000).map { Response.Field(name: "X-Field-\($0)", value: "\($0)") }
-            + Array(repeating: Response.Field(name: "X-Repeated", value: "v"), count: 50_000)
+            (0..<50_000).map { HeaderField(name: "X-Field-\($0)", value: "\($0)") }
+            + Array(repeating: HeaderField(name: "X-Repeated", value: "v"), count: 50_000)
             + [.init(name: "Cache-Control", value: "no-cache"), .init(name: "ETag", value: #""v1""#)]
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
+        func answer(_ request: Request) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             await requests.append(request)
             let revalidates = request.value(forHTTPHeaderField: "If-None-Match") != nil
             let head = Response(statusCode: revalidates ? 304 : 200, fields: fields, body: Data(), url: request.url)

@@ -184,7 +184,7 @@ import Testing
     }
 
     /// The rest of ``text`` from the offset `request` asks for, as a server that honours `Range` and `If-Range`.
-    private static func rest(for request: URLRequest) -> Downloads.Answer {
+    private static func rest(for request: Request) -> Downloads.Answer {
         guard let range = request.value(forHTTPHeaderField: "Range"),
             request.value(forHTTPHeaderField: "If-Range") == #""v1""#,
             let start = Int(range.dropFirst("bytes=".count).dropLast())
@@ -636,7 +636,7 @@ private struct SeenResponses: Middleware {
     /// The responses, in order.
     let responses = Notes<Response>()
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         let response = try await next(request, context)
         await responses.append(response)
         return response
@@ -649,7 +649,7 @@ private struct TamperingRecord: Middleware {
     /// The validator written.
     let validator: String
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         if let destination = context.transfer?.destination {
             let (_, location) = PartialFile.resumableNames(
                 of: destination, in: destination.deletingLastPathComponent())
@@ -664,7 +664,7 @@ private struct TamperingRecord: Middleware {
 
 /// A server of downloads scripted request by request: each answer is a status, header fields and the body's chunks,
 /// after which the body ends or breaks off with `URLError(.networkConnectionLost)`.
-struct Downloads: Transport {
+struct Downloads: WholeTransport {
     /// One answer.
     struct Answer: Sendable {
         var status = 200
@@ -674,15 +674,15 @@ struct Downloads: Transport {
     }
 
     /// The requests it received, in order.
-    let requests = Notes<URLRequest>()
+    let requests = Notes<Request>()
     /// The answer to a request, given its number from 1.
-    let answer: @Sendable (URLRequest, Int) -> Answer
+    let answer: @Sendable (Request, Int) -> Answer
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    func answer(_ request: Request) async throws -> (Data, URLResponse) {
         throw URLError(.unsupportedURL)
     }
 
-    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         await requests.append(request)
         let answer = answer(request, await requests.all.count)
         let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)

@@ -41,8 +41,8 @@ import Testing
     }
 
     /// The requests `transport` was sent with `method`.
-    private static func requests(_ method: String, to transport: StubTransport) async -> [URLRequest] {
-        await transport.requests.filter { $0.httpMethod == method }
+    private static func requests(_ method: String, to transport: StubTransport) async -> [Request] {
+        await transport.requests.filter { $0.method == method }
     }
 
     // MARK: Waiting
@@ -185,13 +185,13 @@ import Testing
         _ = try await Self.webservice(transport, clock: clock).load(resource)
         let probe = try #require(await Self.requests("HEAD", to: transport).first)
         #expect(probe.url == resource.url)
-        #expect(probe.httpBody == nil && probe.httpBodyStream == nil)
+        #expect(probe.body == nil)
         #expect(probe.value(forHTTPHeaderField: "Content-Type") == nil)
         #expect(probe.value(forHTTPHeaderField: "Content-Length") == nil)
         #expect(probe.value(forHTTPHeaderField: "Authorization") == "Bearer abc")
         #expect(probe.value(forHTTPHeaderField: "X-Trace") == "7")
         #expect(
-            await Self.requests("PUT", to: transport).map(\.httpBody) == [resource.method.body, resource.method.body])
+            await Self.requests("PUT", to: transport).map(\.bodyBytes) == [resource.method.body, resource.method.body])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -257,7 +257,7 @@ private struct HeaderField: Middleware {
     var name: String
     var value: String
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         var request = request
         request.setValue(value, forHTTPHeaderField: name)
         return try await next(request, context)
@@ -269,8 +269,8 @@ private struct HeaderField: Middleware {
 private struct FailingProbe: Middleware {
     var error: any Error & Sendable
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        if request.httpMethod == "HEAD" { throw error }
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
+        if request.method == "HEAD" { throw error }
         return try await next(request, context)
     }
 }

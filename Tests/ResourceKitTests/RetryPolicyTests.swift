@@ -174,7 +174,7 @@ import Testing
         let again = StubTransport.answering(.sequence([.status(503), .status(200)]))
         let policy = RetryPolicy(retriesEveryMethod: true)
         _ = try await Self.webservice(again, clock: VirtualClock(), policy: policy).load(post)
-        #expect(await again.requests.map(\.httpBody) == [Data("{}".utf8), Data("{}".utf8)])
+        #expect(await again.requests.map(\.bodyBytes) == [Data("{}".utf8), Data("{}".utf8)])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

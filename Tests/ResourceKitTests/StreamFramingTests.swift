@@ -191,17 +191,17 @@ struct StreamFramingTests {
 }
 
 /// A transport that answers every request with `status` and a body in `chunks`, each handed over when asked for.
-struct ChunkedTransport: Transport {
+struct ChunkedTransport: WholeTransport {
     var chunks: [Data]
     var status = 200
     /// Counts the chunks taken, for checking that a stream reads no further than its loop asks.
     var taken: Counter?
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        (chunks.reduce(Data(), +), try httpResponse(status, url: request.url ?? baseURL, headers: [:]))
+    func answer(_ request: Request) async throws -> (Data, URLResponse) {
+        (chunks.reduce(Data(), +), try httpResponse(status, url: request.url, headers: [:]))
     }
 
-    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         let head = Response(statusCode: status, headers: [:], body: Data(), url: request.url)
         let (source, taken) = (Source(chunks), taken)
         let sequence = AsyncThrowingStream<Data, any Error>(unfolding: {

@@ -14,15 +14,15 @@ struct StreamLoadingTests {
     private static let lines = StreamingResource<Int>(Resource<Data>(url: url), jsonLines: JSONDecoder())
 
     /// A transport whose body the test writes while the loop reads it.
-    private struct Live: Transport {
+    private struct Live: WholeTransport {
         let chunks: AsyncThrowingStream<Data, any Error>
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
+        func answer(_ request: Request) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             let head = Response(statusCode: 200, headers: [:], body: Data(), url: request.url)
             // Only the stream's URL gets the live body; any other answers whole at once.
-            return (head, request.url?.path == "/stream" ? ResponseBody(chunks) : ResponseBody(Data("ok".utf8)))
+            return (head, request.url.path == "/stream" ? ResponseBody(chunks) : ResponseBody(Data("ok".utf8)))
         }
     }
 

@@ -15,7 +15,7 @@ import Testing
     ///
     /// A status other than `200` comes at once; a `200` or a failure after `delay` seconds, whether or not the request
     /// was cancelled meanwhile.
-    final class Late: Transport {
+    final class Late: WholeTransport {
         let delay: TimeInterval
         let answers: [Result<Int, URLError>]
         let count = Mutex(0)
@@ -25,7 +25,7 @@ import Testing
             self.answers = answers
         }
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        func answer(_ request: Request) async throws -> (Data, URLResponse) {
             let index = count.withLock {
                 $0 += 1
                 return $0 - 1
@@ -38,7 +38,7 @@ import Testing
                 }
             }
             let head = HTTPURLResponse(
-                url: request.url!, statusCode: try answer.get(), httpVersion: nil, headerFields: [:])
+                url: request.url, statusCode: try answer.get(), httpVersion: nil, headerFields: [:])
             return (Data(), head!)
         }
     }
@@ -82,7 +82,7 @@ import Testing
     /// Counts the requests that pass it.
     final class Arrivals: Middleware {
         let count = Mutex(0)
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             count.withLock { $0 += 1 }
             return try await next(request, context)
         }

@@ -16,7 +16,7 @@ import Testing
     private struct Live: Transport {
         let chunks: AsyncThrowingStream<Data, any Error>
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             (Response(statusCode: 200, url: request.url), ResponseBody(chunks))
         }
     }
@@ -26,7 +26,7 @@ import Testing
         let inner: any Transport
         let counted: Counter
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             let (head, body) = try await inner.send(request, context: context)
             let counted = counted
             return (
@@ -75,10 +75,10 @@ import Testing
             let lengths = Mutex<[Int64?]>([])
         }
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-            var body = request.httpBody ?? Data()
-            if let file = context.bodyFile {
-                sink.lengths.withLock { $0.append(try? context.bodyFileLength) }
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+            var body = request.bodyBytes ?? Data()
+            if let file = request.body?.file {
+                sink.lengths.withLock { $0.append(try? request.body?.length()) }
                 let handle = try FileHandle(forReadingFrom: file)
                 defer { try? handle.close() }
                 while let chunk = try handle.read(upToCount: 4096), !chunk.isEmpty { body.append(chunk) }
@@ -106,7 +106,7 @@ import Testing
     private struct Echoing: Transport {
         var additionalHeaderFields: [String: String] { ["X-Client": "echo/1"] }
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             let value = request.value(forHTTPHeaderField: "X-Client") ?? "none"
             return (
                 Response(statusCode: 200, url: request.url),
@@ -125,12 +125,6 @@ import Testing
                 == "echo/1")
     }
 
-    @Test func dataForCollectsTheStreamedBodyWithTheTransportsOwnHeaderFields() async throws {
-        let (body, response) = try await Echoing().data(for: URLRequest(url: Self.url))
-        #expect(body == Data("echo/1".utf8))
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-    }
-
     @Test func collectStopsAtItsLimitWithATypedError() async throws {
         let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
         writer.yield(Data(count: 6))
@@ -147,22 +141,12 @@ import Testing
         #expect(try await ResponseBody(Data(count: 10)).collect(upTo: 10).count == 10)
     }
 
-    /// A transport that implements neither requirement.
-    private struct Hollow: Transport {}
-
-    @Test func aTransportThatImplementsNeitherFailsWithAClearError() async throws {
-        let error = try await #require(throws: WebserviceError.self) {
-            try await Webservice(transport: Hollow()).load(Resource<Data>(url: Self.url))
-        }
-        #expect("\(error)".contains("implements neither"))
-    }
-
     /// A transport that adds a credential of its own to every request, as a session with cookies does: it refuses a
     /// request that may carry none.
     private struct Cookied: Transport {
         let inner: StubTransport
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             guard context.sendsCredentials else { throw WebserviceError(.credentialsRefused) }
             return try await inner.send(request, context: context)
         }

@@ -194,7 +194,7 @@ import Testing
     private struct Catching: Middleware {
         let seen: Notes<WebserviceError>
 
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             do {
                 return try await next(request, context)
             } catch let error as WebserviceError {

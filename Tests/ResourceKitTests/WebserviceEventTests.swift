@@ -71,7 +71,7 @@ import Testing
     @Test func aLoadInsideAMiddlewareReportsToItsOwnWebServiceOnly() async throws {
         struct Nested: Middleware {
             var inner: Webservice
-            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
                 _ = try await inner.load(thing(at: "token"))
                 return try await next(request, context)
             }

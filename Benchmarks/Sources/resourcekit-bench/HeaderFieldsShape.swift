@@ -23,7 +23,7 @@ enum HeaderFieldsShape {
 
         func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
 
-        func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             let revalidates = request.value(forHTTPHeaderField: "If-None-Match") != nil
             let head = Response(statusCode: revalidates ? 304 : 200, headers: fields, url: request.url)
             return (head, ResponseBody(revalidates ? Data() : Data("ok".utf8)))

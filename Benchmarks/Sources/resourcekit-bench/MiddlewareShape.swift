@@ -16,7 +16,7 @@ enum MiddlewareShape {
 
     /// Passes every request on unchanged.
     struct NoOp: Middleware {
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             try await next(request, context)
         }
     }

@@ -129,7 +129,7 @@ import Testing
     /// Sends each request as a `POST` with a small body to `localhost` instead of the request's host.
     struct Rewriting: Middleware {
         static let body = Data(#"{"rewritten": true}"#.utf8)
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             var sent = request
             var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
             components.host = "localhost"

@@ -236,8 +236,8 @@ import Testing
 private struct Recording: Middleware {
     var seen: Shared<[String]>
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        let line = "\(context.name ?? "-") \(request.httpMethod ?? "GET") \(request.url?.path ?? "")"
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
+        let line = "\(context.name ?? "-") \(request.method) \(request.url?.path ?? "")"
         seen.update { $0.append(line) }
         return try await next(request, context)
     }
@@ -248,7 +248,7 @@ private struct BodyLimit: Middleware {
     var operationID: String
     var maxBodySize: Int
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         var context = context
         if context.name == operationID { context.maxBodySize = maxBodySize }
         return try await next(request, context)

@@ -172,7 +172,7 @@ import W3CTracing
 
     /// A middleware whose work (say, a token fetch) doesn't stop when the load is cancelled.
     struct Uncancellable: Middleware {
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             await uncancellablePause(0.3)
             return try await next(request, context)
         }

@@ -227,7 +227,7 @@ import W3CTracing
     private struct AppTracing: Middleware {
         var tracing: DistributedTracing
 
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             try await tracing.intercept(request, context: context, next: next)
         }
     }
@@ -257,7 +257,7 @@ import W3CTracing
     /// included; the unit test `MiddlewareChainArticleTests` does the same without it, by the same rules.
     @Test func theArticleListsTheLayersInTheOrderOfTheCode() throws {
         struct Mine: Middleware {
-            func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+            func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
                 try await next(request, context)
             }
         }

@@ -14,6 +14,8 @@ import Foundation
 public struct RequestBody: Encodable, Sendable {
     /// What the body is made of.
     enum Storage: Sendable {
+        /// Bytes, sent as they are.
+        case data(Data)
         /// A `multipart/form-data` form (RFC 7578).
         case multipart([Part])
         /// An `application/x-www-form-urlencoded` form.
@@ -51,6 +53,8 @@ public struct RequestBody: Encodable, Sendable {
         random: () -> UInt64 = { UInt64.random(in: .min ... .max) }
     ) throws(WebserviceError) -> (body: Data, contentType: String) {
         switch storage {
+        case .data(let data):
+            return (data, "application/octet-stream")
         case .multipart(let parts):
             return try Multipart.encoded(parts, random: random)
         case .urlEncoded(let fields):
@@ -67,9 +71,48 @@ public struct RequestBody: Encodable, Sendable {
         }
     }
 
-    /// The file whose contents are the body, read as they are sent.
-    var file: URL? {
+    /// The file whose contents are the body, read as they are sent; `nil` for a body in memory.
+    ///
+    /// A transport sends the file's bytes, read as they are sent, such as with `URLSession`'s
+    /// `uploadTask(with:fromFile:)`; ``length()`` is its size.
+    public var file: URL? {
         if case .file(let url, _) = storage { url } else { nil }
+    }
+
+    /// The body's bytes, `nil` for a ``file``: bytes as they are, a form encoded now.
+    ///
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` for a form that can't be encoded (a multipart part's file that
+    ///   can't be read).
+    public func bytes() throws(WebserviceError) -> Data? {
+        switch storage {
+        case .data(let data): data
+        case .file: nil
+        case .multipart, .urlEncoded: try encoded().body
+        }
+    }
+
+    /// The number of bytes the body sends, for its `Content-Length`: a file's size, read now.
+    ///
+    /// - Throws: `CocoaError` for a file that is missing or isn't a regular file, as the load would; what
+    ///   ``bytes()`` throws.
+    public func length() throws -> Int64 {
+        if let file { return try file.regularFileSize() }
+        return Int64(try bytes()?.count ?? 0)
+    }
+
+    /// The whole body in memory: ``bytes()``, or the file's contents read now.
+    ///
+    /// For a transport that sends a body only whole, as `URLSession.data(for:)` does.
+    public func collect() throws -> Data {
+        if let file { return try file.regularFileContents() }
+        return try bytes() ?? Data()
+    }
+}
+
+extension RequestBody {
+    /// A body of `data`, sent as it is.
+    public init(_ data: Data) {
+        storage = .data(data)
     }
 }
 

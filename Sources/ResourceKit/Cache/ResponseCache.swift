@@ -67,17 +67,17 @@ public final class ResponseCache: Sendable {
 
     /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response: see
     /// ``Store/lookup(_:)``.
-    func lookup(_ request: URLRequest) async -> (found: Found?, generation: Int) {
+    func lookup(_ request: Request) async -> (found: Found?, generation: Int) {
         await store.lookup(request)
     }
 
     /// The stored response for `request`, made fresh again by a `304`: see ``Store/revalidate(_:with:generation:)``.
-    func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) async -> StoredResponse? {
+    func revalidate(_ request: Request, with notModified: Response, generation: Int) async -> StoredResponse? {
         await store.revalidate(request, with: notModified, generation: generation)
     }
 
     /// Stores `response` for `request` if it may be stored: see ``Store/record(_:for:generation:)``.
-    func record(_ response: StoredResponse, for request: URLRequest, generation: Int) async {
+    func record(_ response: StoredResponse, for request: Request, generation: Int) async {
         await store.record(response, for: request, generation: generation)
     }
 
@@ -138,7 +138,7 @@ extension ResponseCache {
         ///
         /// The stored response is `nil` when the request doesn't read the cache or nothing is stored; finding one
         /// counts as a use.
-        func lookup(_ request: URLRequest) -> (found: Found?, generation: Int) {
+        func lookup(_ request: Request) -> (found: Found?, generation: Int) {
             guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else {
                 return (nil, generation)
             }
@@ -155,7 +155,7 @@ extension ResponseCache {
         ///
         /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the
         /// new lifetime.
-        func revalidate(_ request: URLRequest, with notModified: Response, generation: Int) -> StoredResponse? {
+        func revalidate(_ request: Request, with notModified: Response, generation: Int) -> StoredResponse? {
             guard generation == self.generation, let key = Key(request),
                 var response = storage.entry(for: key)?.response
             else { return nil }
@@ -184,14 +184,12 @@ extension ResponseCache {
         ///   - request: The request it answers.
         ///   - generation: The generation ``lookup(_:)`` gave the load: after a ``removeAll()`` since, nothing is
         ///     stored.
-        func record(_ response: StoredResponse, for request: URLRequest, generation: Int) {
+        func record(_ response: StoredResponse, for request: Request, generation: Int) {
             guard let key = Key(request) else {
                 // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such
                 // as the `HEAD` that probes for the network, changed nothing (RFC 9111, section 4.4).
-                if response.statusCode < 400, !Self.safeMethods.contains(request.httpMethod ?? "GET"),
-                    let url = request.url
-                {
-                    storage.removeAll(url: url.absoluteString)
+                if response.statusCode < 400, !Self.safeMethods.contains(request.method) {
+                    storage.removeAll(url: request.url.absoluteString)
                 }
                 return
             }
@@ -225,7 +223,7 @@ extension ResponseCache {
         /// confirmed the stored response. The task holds no reference to the cache while it waits, and is cancelled
         /// when the cache is released: the directory of a persistent cache can be opened again at once.
         func revalidateInBackground(
-            _ request: URLRequest,
+            _ request: Request,
             generation: Int,
             hasValidators: Bool,
             send: @escaping @Sendable () async throws -> Response,
@@ -245,7 +243,7 @@ extension ResponseCache {
         /// Ends the background revalidation for `key`, keeping its `response`, if one arrived.
         private func settle(
             _ key: Key,
-            _ request: URLRequest,
+            _ request: Request,
             _ response: Response?,
             generation: Int,
             hasValidators: Bool,
@@ -370,11 +368,11 @@ extension ResponseCache {
         var headers: [[UInt8]: [UInt8]]
 
         /// The key for a `GET` request, or `nil` for any other method or a request without a URL.
-        init?(_ request: URLRequest) {
-            guard (request.httpMethod ?? "GET") == "GET", let url = request.url else { return nil }
+        init?(_ request: Request) {
+            guard request.method == "GET" else { return nil }
             // A URL's text is ASCII: URL percent-encodes the rest.
-            self.url = url.absoluteString
-            headers = (request.allHTTPHeaderFields ?? [:]).keyBytes(excluding: "Cache-Control")
+            url = request.url.absoluteString
+            headers = request.headerFields.keyBytes(excluding: "Cache-Control")
         }
 
         /// The credentials of the request the key was made from (``Redaction/secrets(of:)``), which its response may
@@ -400,7 +398,7 @@ extension ResponseCache {
     }
 }
 
-extension URLRequest {
+extension Request {
     /// Whether a fresh cached response may answer this request: not when it asks for `no-cache` or `no-store`, nor
     /// when it is conditional, as its sender wants the server's own answer to its validators.
     fileprivate var readsCache: Bool {

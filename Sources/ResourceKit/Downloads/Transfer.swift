@@ -6,8 +6,6 @@ import Foundation
 
 /// What a load sends from disk, saves to disk and reports progress to: part of its ``LoadContext``.
 struct Transfer: Sendable {
-    /// The file whose contents are the request body, for a resource made with ``RequestBody/file(_:contentType:)``.
-    var upload: URL?
     /// Where an accepted response's body is saved, for a resource made with
     /// ``Resource/init(url:method:headers:downloadingTo:)``.
     var destination: URL?
@@ -27,8 +25,7 @@ struct Transfer: Sendable {
     /// function looks it up again, about 500 instructions a load.
     @inline(__always)
     init?<A>(of resource: Resource<A>) {
-        guard resource.bodyFile != nil || resource.destination != nil || resource.progress != nil else { return nil }
-        upload = resource.bodyFile
+        guard resource.destination != nil || resource.progress != nil else { return nil }
         destination = resource.destination
         acceptableStatusCodes = resource.acceptableStatusCodes
         progress = resource.progress
@@ -47,11 +44,6 @@ struct Transfer: Sendable {
 
     /// The most bytes of a download's error body kept for ``Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20
-
-    /// The size of ``upload``, after checking that it is a local regular file (`URL.regularFileSize()`).
-    func uploadSize() throws -> Int64? {
-        try upload?.regularFileSize()
-    }
 }
 
 /// A progress report due, with the closure it goes to; reported outside any lock.

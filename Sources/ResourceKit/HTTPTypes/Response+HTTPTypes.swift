@@ -35,7 +35,7 @@
         public init(_ response: HTTPResponse, body: Data = Data(), url: URL? = nil) {
             self.init(
                 statusCode: response.status.code,
-                fields: response.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }, body: body,
+                fields: response.headerFields.map { HeaderField(name: $0.name.rawName, value: $0.value) }, body: body,
                 url: url)
         }
     }

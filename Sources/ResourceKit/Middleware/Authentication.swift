@@ -71,8 +71,9 @@ public struct Authentication: Middleware {
 
     /// Sends `request` with the credential when its origin is one the credential belongs to and it doesn't set the
     /// field itself; after a rejection, sends it once more with a refreshed credential.
-    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
-        guard let url = request.url, origins.contains(Origin(url)),
+    public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
+        let url = request.url
+        guard origins.contains(Origin(url)),
             request.value(forHTTPHeaderField: headerField) == nil, Self.fetchingFor != ObjectIdentifier(fetching)
         else { return try await next(request, context) }
         let issued = try await authenticated(removing: []) { try await store.credential() }
@@ -108,9 +109,9 @@ public struct Authentication: Middleware {
     }
 }
 
-extension URLRequest {
+extension Request {
     /// This request with `credential`, already checked to be valid HTTP, in the header field `name`.
-    fileprivate func adding(_ credential: String, as name: String) -> URLRequest {
+    fileprivate func adding(_ credential: String, as name: String) -> Request {
         var request = self
         request.setValue(credential, forHTTPHeaderField: name)
         return request

@@ -24,9 +24,9 @@ public struct Deduplication: Middleware {
 
     /// Joins the identical request in flight along the same pipeline, or sends `request` for every caller that joins
     /// it before it ends.
-    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         // A download or a caller's progress belongs to one load; it is never shared.
-        guard (request.httpMethod ?? "GET") == "GET", request.httpBody == nil, context.transfer == nil,
+        guard request.method == "GET", request.body == nil, context.transfer == nil,
             let key = Key(request, context: context)
         else {
             return try await next(request, context)
@@ -47,14 +47,13 @@ public struct Deduplication: Middleware {
         var maxBodySize: Int?
         var sendsCredentials: Bool
         var cachePolicy: CachePolicy
-        /// The transport's own timer (`URLSession`'s), which the request that runs ends with for every caller.
-        var timeoutInterval: TimeInterval
+        /// The resource's timeout, which the request that runs ends with for every caller.
+        var timeout: TimeInterval?
 
-        init?(_ request: URLRequest, context: LoadContext) {
-            guard let url = request.url else { return nil }
-            self.url = url
-            timeoutInterval = request.timeoutInterval
-            headers = (request.allHTTPHeaderFields ?? [:]).keyBytes()
+        init?(_ request: Request, context: LoadContext) {
+            url = request.url
+            timeout = context.deadline?.timeout
+            headers = request.headerFields.keyBytes()
             chain = context.chain
             maxBodySize = context.maxBodySize
             sendsCredentials = context.sendsCredentials

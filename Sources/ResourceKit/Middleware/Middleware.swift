@@ -14,7 +14,7 @@ import Foundation
 /// ```swift
 /// struct APIKey: Middleware {
 ///     var key: String
-///     func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+///     func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
 ///         var request = request
 ///         request.setValue(key, forHTTPHeaderField: "X-API-Key")
 ///         return try await next(request, context)
@@ -23,10 +23,10 @@ import Foundation
 /// ```
 public protocol Middleware: Sendable {
     /// The rest of the pipeline after a middleware: it sends a request and returns the response.
-    typealias Next = @Sendable (URLRequest, LoadContext) async throws -> Response
+    typealias Next = @Sendable (Request, LoadContext) async throws -> Response
 
     /// Handles `request`, usually by passing it, changed or not, to `next`.
     ///
     /// `next` throws `CancellationError` when the load is cancelled, and otherwise a ``WebserviceError``.
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response
 }

@@ -32,12 +32,12 @@ extension RetryPolicy {
     func waitForNetwork(
         after failure: Failure,
         attempt: Int,
-        of request: URLRequest,
+        of request: Request,
         context: LoadContext,
         next: @escaping Next
     ) async throws {
         guard let networkWait, case .transport(let code) = failure, Self.connectivityErrorCodes.contains(code),
-            mayRetry(after: attempt, method: request.httpMethod ?? "GET")
+            mayRetry(after: attempt, method: request.method)
         else { return }
         let bound = min(networkWait, context.timeRemaining ?? networkWait)
         guard bound > 0 else { return }
@@ -51,11 +51,10 @@ extension RetryPolicy {
     /// The header fields make the probe take the request's path (a gateway that routes on them, an API key it checks);
     /// they go to the origin the request was going to anyway. A `HEAD` has no effect on the server and no body to wait
     /// for.
-    static func probe(for request: URLRequest) -> URLRequest {
+    static func probe(for request: Request) -> Request {
         var probe = request
-        probe.httpMethod = "HEAD"
-        probe.httpBody = nil
-        probe.httpBodyStream = nil
+        probe.method = "HEAD"
+        probe.body = nil
         for field in bodyFields { probe.setValue(nil, forHTTPHeaderField: field) }
         return probe
     }
@@ -64,7 +63,7 @@ extension RetryPolicy {
     /// jitter, until one is answered or `bound` seconds have passed; throws `CancellationError` when the load is
     /// cancelled.
     private func waitForNetwork(
-        probing probe: URLRequest,
+        probing probe: Request,
         within bound: TimeInterval,
         context: LoadContext,
         next: @escaping Next
@@ -92,7 +91,7 @@ extension RetryPolicy {
     /// Any response does, whatever its status; a failure to connect or a timeout doesn't. Any other failure (such as
     /// TLS, or a middleware's own) came from a server that was reached, or is the next attempt's to meet.
     private func isAnswered(
-        _ probe: URLRequest,
+        _ probe: Request,
         within seconds: TimeInterval,
         context: LoadContext,
         next: @escaping Next

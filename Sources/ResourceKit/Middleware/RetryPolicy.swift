@@ -71,10 +71,10 @@ public struct RetryPolicy: Middleware {
 
     /// Sends `request` through `next` until an attempt succeeds, fails for good, or `maxAttempts` are made; the
     /// last attempt's response or error, with the number of attempts, is the result.
-    public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         var context = context
         let first = context.attempt
-        let method = request.httpMethod ?? "GET"
+        let method = request.method
         while true {
             let failure: Failure
             let outcome: Result<Response, WebserviceError>

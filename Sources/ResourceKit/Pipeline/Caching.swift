@@ -17,7 +17,7 @@ struct Caching: Middleware {
     /// The statuses after which `stale-if-error` and ``CachePolicy/networkElseStored`` answer with a stored response.
     static let serverErrors: Set<Int> = [500, 502, 503, 504]
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard context.transfer?.destination == nil else { return try await next(request, context) }
         let policy = context.cachePolicy
         guard context.sendsCredentials else {
@@ -68,14 +68,14 @@ struct Caching: Middleware {
     }
 
     /// Sends `request` and keeps its response, when the server allows.
-    private func load(_ request: URLRequest, context: LoadContext, generation: Int, next: Next) async throws -> Response
+    private func load(_ request: Request, context: LoadContext, generation: Int, next: Next) async throws -> Response
     {
         let response = try await next(request, context)
         await record(response, for: request, generation: generation)
         return response
     }
 
-    private func record(_ response: Response, for request: URLRequest, generation: Int) async {
+    private func record(_ response: Response, for request: Request, generation: Int) async {
         if let stored = ResponseCache.StoredResponse(response) {
             await cache.record(stored, for: request, generation: generation)
         }
@@ -95,7 +95,7 @@ struct Caching: Middleware {
     /// The stored response answers when it passes (<doc:WorkingOffline>).
     ///
     /// - Throws: `SharedWork`'s `DeadlinePassed` when the deadline passes first, or what `next` throws.
-    private static func send(_ request: URLRequest, withinDeadlineOf context: LoadContext, _ next: @escaping Next)
+    private static func send(_ request: Request, withinDeadlineOf context: LoadContext, _ next: @escaping Next)
         async throws -> Response
     {
         guard let deadline = context.deadline?.uptime else { return try await next(request, context) }
@@ -115,7 +115,7 @@ struct Caching: Middleware {
     /// cancelled when the cache is released.
     private func revalidateInBackground(
         _ found: ResponseCache.Found,
-        _ request: URLRequest,
+        _ request: Request,
         context: LoadContext,
         generation: Int,
         next: @escaping Next
@@ -136,7 +136,7 @@ struct Caching: Middleware {
     /// `found` as the answer to `request` under `policy`, reported to the observer with how stale it is.
     private func answer(
         _ found: ResponseCache.Found,
-        to request: URLRequest,
+        to request: Request,
         policy: CachePolicy,
         context: LoadContext
     ) throws -> Response {
@@ -149,7 +149,7 @@ struct Caching: Middleware {
     /// load's progress: its closure hears of the body's end however the body came.
     private static func answer(
         _ stored: ResponseCache.StoredResponse,
-        to request: URLRequest,
+        to request: Request,
         context: LoadContext
     ) throws -> Response {
         if let limit = context.maxBodySize, stored.body.count > limit {

@@ -16,7 +16,7 @@
     /// cache sends nothing and starts no span, and no span times a wait for a place. Its attributes follow
     /// OpenTelemetry's HTTP client conventions; see <doc:Observability#Tracing>.
     struct ClientSpan: Middleware {
-        func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+        func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             guard let trace = context.trace else { return try await next(request, context) }
             let method = Self.method(of: request)
             let span = trace.tracer.startSpan(method ?? "HTTP", context: trace.parent, ofKind: .client)
@@ -42,17 +42,18 @@
         }
 
         /// The request's method when OpenTelemetry names it, or `nil`.
-        private static func method(of request: URLRequest) -> String? {
-            let method = request.httpMethod ?? "GET"
+        private static func method(of request: Request) -> String? {
+            let method = request.method
             return HTTPClientConventions.knownMethods.contains(method) ? method : nil
         }
 
         /// Sets the request's attributes on `span`: its method, its URL without credentials, the server and the
         /// retry's number.
-        private static func describe(_ request: URLRequest, method: String?, attempt: Int, in span: any Span) {
+        private static func describe(_ request: Request, method: String?, attempt: Int, in span: any Span) {
             span.attributes["http.request.method"] = method ?? "_OTHER"
-            if method == nil { span.attributes["http.request.method_original"] = request.httpMethod ?? "" }
-            if let url = request.url {
+            if method == nil { span.attributes["http.request.method_original"] = request.method }
+            do {
+                let url = request.url
                 let redacted = Redaction.redacted(url, removing: Redaction.secrets(of: request))
                 span.attributes["url.full"] = redacted?.absoluteString ?? Redaction.mark
                 let server = HTTPClientConventions.server(of: url)
@@ -75,7 +76,7 @@
     /// Writes a tracer's fields into a request's header fields, replacing any field of the same name; it drops a field
     /// HTTP forbids, such as a value with a line break from baggage an incoming request carried.
     struct HeaderFieldInjector: Injector {
-        func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
+        func inject(_ value: String, forKey key: String, into request: inout Request) {
             guard (try? validateHeaderField(name: key, value: value)) != nil else { return }
             request.setValue(value, forHTTPHeaderField: key)
         }

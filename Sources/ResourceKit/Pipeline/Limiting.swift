@@ -12,7 +12,7 @@ import Foundation
 struct Limiting: Middleware {
     let limiter: LoadLimiter
 
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         try await limiter.enter()
         let outcome: Result<Response, any Error>
         do {

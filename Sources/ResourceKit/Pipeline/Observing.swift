@@ -11,9 +11,9 @@ import Foundation
 /// ``WebserviceError/Reason/timedOut(after:)`` (``LoadContext/named(_:)``). It reports, and changes nothing it passes
 /// on.
 struct Observing: Middleware {
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let observer = context.observer else { return try await next(request, context) }
-        let fileLength = context.bodyFile == nil ? nil : try? context.bodyFileLength
+        let fileLength = request.body?.file == nil ? nil : try? request.body?.length()
         observer(WebserviceEvent(.sent, request: request, context: context, bodyFileLength: fileLength))
         let start = Uptime.now()
         do {

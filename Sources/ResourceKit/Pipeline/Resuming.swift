@@ -13,11 +13,12 @@ import Foundation
 /// whole length as its `Content-Length` and no `Content-Range`; a response that can't resume it (a `416`, or a `206`
 /// that doesn't fit) drops the partial file and the request is sent once more without `Range`. The rules are in <doc:TransferringFiles#Resuming>.
 struct Resuming: Middleware {
-    func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws -> Response {
+    func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         guard let destination = context.transfer?.destination else { return try await next(request, context) }
-        guard request.httpMethod ?? "GET" == "GET", request.value(forHTTPHeaderField: "Range") == nil,
-            let url = request.url?.absoluteString
-        else { return try await next(request, context) }
+        guard request.method == "GET", request.value(forHTTPHeaderField: "Range") == nil else {
+            return try await next(request, context)
+        }
+        let url = request.url.absoluteString
         var context = context
         context.transfer?.resume = Resume(url: url)
         // Off the cooperative pool: the record and the partial file are in a directory others may write.
@@ -46,7 +47,7 @@ struct Resuming: Middleware {
         let total = response.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)?.total
         response.updateFields { fields in
             fields.removeAll { sameHeaderName($0.name, "Content-Range") || sameHeaderName($0.name, "Content-Length") }
-            if let total { fields.append(Response.Field(name: "Content-Length", value: String(total))) }
+            if let total { fields.append(HeaderField(name: "Content-Length", value: String(total))) }
         }
         response.statusCode = 200
     }

@@ -16,7 +16,7 @@ struct Sending: Sendable {
     /// Whether the body is read here; a stream's is returned unread, for its loop.
     let readsBody: Bool
 
-    func send(_ request: URLRequest, context: LoadContext) async throws -> Response {
+    func send(_ request: Request, context: LoadContext) async throws -> Response {
         context.deadline?.progress.sent(attempt: context.attempt)
         var response: Response
         do {
@@ -48,11 +48,11 @@ struct Sending: Sendable {
 
     /// The whole of `body`, the body of `head`, the response to `request`, in memory; a download's accepted body goes
     /// to its file instead, which the load moves into place once it has succeeded.
-    private static func read(_ body: ResponseBody, of head: Response, to request: URLRequest, context: LoadContext)
+    private static func read(_ body: ResponseBody, of head: Response, to request: Request, context: LoadContext)
         async throws -> Data
     {
         // A `HEAD`'s Content-Length counts the body a `GET` would have.
-        let length = request.httpMethod == "HEAD" ? nil : announcedLength(of: head)
+        let length = request.method == "HEAD" ? nil : announcedLength(of: head)
         let arriving: ArrivingBody
         let (maxBodySize, transfer) = (context.maxBodySize, context.transfer)
         // Only a download's body depends on whether a range was asked for (`ArrivingBody`).
@@ -106,7 +106,7 @@ struct Sending: Sendable {
     ///
     /// A TLS or decoding failure that Linux `URLSession` reports as `URLError(.unknown)` gets the code Apple platforms
     /// use, such as `.serverCertificateUntrusted`.
-    static func standardized(_ error: any Error, of request: URLRequest) -> any Error {
+    static func standardized(_ error: any Error, of request: Request) -> any Error {
         if error is CancellationError || error is ResumeRefused || error is WebserviceError { return error }
         if Task.isCancelled { return CancellationError() }
         let standardized = URLError.standardizing(error)

@@ -19,7 +19,7 @@ enum Timeout {
     /// `send` for `request` and `context`, within `timeout` seconds.
     static func run(
         within timeout: TimeInterval,
-        _ request: URLRequest,
+        _ request: Request,
         context: LoadContext,
         _ send: @escaping Middleware.Next
     ) async throws -> Response {

@@ -89,14 +89,24 @@ package enum Redaction {
     /// The credentials `request` carries: the values of its unsafe header fields and the credentials inside them
     /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
     /// values, each as it is and as the URL encodes it.
-    package static func secrets(of request: URLRequest) -> [String] {
+    package static func secrets(of request: Request) -> [String] {
+        secrets(url: request.url, fields: request.headerFields.lazy.map { ($0.name, $0.value) })
+    }
+
+    /// The credentials of a `URLRequest`, as ``secrets(of:)`` finds them.
+    static func secrets(of request: URLRequest) -> [String] {
         secrets(url: request.url, headers: request.allHTTPHeaderFields ?? [:])
     }
 
     /// The credentials of a request for `url` with the header fields `headers`, as ``secrets(of:)`` finds them.
     static func secrets(url: URL?, headers: [String: String]) -> [String] {
+        secrets(url: url, fields: headers.lazy.map { ($0.key, $0.value) })
+    }
+
+    /// The credentials of a request for `url` with the header fields `fields`, as ``secrets(of:)`` finds them.
+    private static func secrets(url: URL?, fields: some Sequence<(String, String)>) -> [String] {
         var secrets: [String?] = []
-        for (name, value) in headers where !isSafeHeader(name) {
+        for (name, value) in fields where !isSafeHeader(name) {
             secrets.append(value)
             secrets += sameHeaderName(name, "Cookie") ? cookieValues(in: value) : credentials(inHeaderValue: value)
         }

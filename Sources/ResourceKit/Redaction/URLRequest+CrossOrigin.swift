@@ -38,14 +38,6 @@ extension URLRequest {
         return keepingSafeHeaders(extra: extraSafeHeaders)
     }
 
-    /// This request as it may go to an origin the caller didn't choose: with only the safe header fields, and no
-    /// cookies from the session.
-    var withoutCredentials: URLRequest {
-        var request = keepingSafeHeaders()
-        request.httpShouldHandleCookies = false
-        return request
-    }
-
     /// This request with only the header fields that are safe (``isSafeHeader(_:extra:)``).
     private func keepingSafeHeaders(extra: Set<String> = []) -> URLRequest {
         var stripped = self
@@ -53,5 +45,24 @@ extension URLRequest {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped
+    }
+}
+
+extension Request {
+    /// This redirect's request, keeping every header field when it stays on `original`'s origin (scheme, host and
+    /// port) and only the safe ones (``isSafeHeader(_:extra:)``) when it leaves it.
+    func redirected(from original: Request, extraSafeHeaders: Set<String> = []) -> Request {
+        if Origin(url) == Origin(original.url) { return self }
+        var stripped = self
+        stripped.headerFields.removeAll { !isSafeHeader($0.name, extra: extraSafeHeaders) }
+        return stripped
+    }
+
+    /// This request as it may go to an origin the caller didn't choose: with only the safe header fields
+    /// (``isSafeHeader(_:extra:)``). A transport adds no cookies of its own to it (``LoadContext/sendsCredentials``).
+    var withoutCredentials: Request {
+        var request = self
+        request.headerFields.removeAll { !isSafeHeader($0.name) }
+        return request
     }
 }

@@ -31,7 +31,7 @@ extension Webservice {
     fileprivate func connect<Element>(
         _ stream: StreamingResource<Element>,
         with resource: Resource<Void>
-    ) async throws -> (URLRequest, Response, ResponseBody) {
+    ) async throws -> (Request, Response, ResponseBody) {
         var (request, head) = try await exchange(resource, streams: true)
         // Only the reader holds the body, so that the transfer stops once it is dropped: not the head, which errors
         // keep.
@@ -70,7 +70,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
     let webservice: Webservice
     /// The response's head, for the errors.
     let head: Response
-    let request: URLRequest
+    let request: Request
     /// The body, until the first iterator takes it: the iterator alone holds it, so the transfer stops once the loop
     /// that iterates it ends.
     private let body: Body
@@ -88,7 +88,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         webservice: Webservice,
         body: ResponseBody,
         head: Response,
-        request: URLRequest
+        request: Request
     ) {
         self.stream = stream
         self.webservice = webservice
@@ -120,7 +120,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         let reconnects: Bool
         /// The head of the response being read, for the errors.
         var head: Response
-        var request: URLRequest
+        var request: Request
 
         init(elements: StreamElements, reader: ChunkReader?) {
             self.elements = elements

@@ -28,7 +28,7 @@
         }
 
         /// Hands the tracer and the caller's trace to the layer that traces each request the transport gets.
-        public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws
+        public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
             let tracer = tracer ?? InstrumentationSystem.tracer
@@ -61,9 +61,9 @@
 
         /// The span of a load whose caller has no trace, named for its resource or its method (`HTTP` for a method
         /// OpenTelemetry doesn't name).
-        private static func startSpan(of request: URLRequest, context: LoadContext, with tracer: any Tracer) -> any Span
+        private static func startSpan(of request: Request, context: LoadContext, with tracer: any Tracer) -> any Span
         {
-            let method = HTTPClientConventions.method(request.httpMethod ?? "GET")
+            let method = HTTPClientConventions.method(request.method)
             let name = context.name.map { Redaction.scrub($0) } ?? (method == "_OTHER" ? "HTTP" : method)
             let span = tracer.startSpan(name, context: .topLevel)
             span.attributes["http.request.method"] = method

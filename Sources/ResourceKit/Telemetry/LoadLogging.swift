@@ -27,7 +27,7 @@
         }
 
         /// Logs the load and, as they happen, the events of its requests.
-        public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws
+        public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
             let bound = Logger.current
@@ -40,8 +40,8 @@
             }
             // Every line is at `debug` or `trace`: above, the load costs nothing more.
             guard logger.logLevel <= .debug else { return try await next(request, context) }
-            let method = request.httpMethod ?? "GET"
-            let url = request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+            let method = request.method
+            let url = Redaction.redacted(request.url, removing: Redaction.secrets(of: request))
             let load = "\(method) \(url?.absoluteString ?? Redaction.mark)"
             logger[metadataKey: "http.request.method"] = "\(method)"
             logger[metadataKey: "url.full"] = "\(url?.absoluteString ?? Redaction.mark)"

@@ -29,10 +29,10 @@
         }
 
         /// Measures the load, and has each request the transport gets measured.
-        public func intercept(_ request: URLRequest, context: LoadContext, next: @escaping Next) async throws
+        public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
-            let method = request.httpMethod ?? "GET"
+            let method = request.method
             let recorder = MetricsRecorder(
                 factory: factory ?? MetricsSystem.factory, origins: origins, method: method, url: request.url,
                 attributes: origins.attributes(method: method, url: request.url))
@@ -133,7 +133,7 @@
         /// after another was sent (a probe or attempt the load's timeout abandoned).
         private func attributes(of event: WebserviceEvent) -> Attributes {
             let request = event.request()
-            let (method, url) = (request.httpMethod ?? "GET", request.url)
+            let (method, url) = (request.method, request.url)
             // Most requests are the load's as it started: its attributes, without a look-up.
             if method == self.method, url == self.url { return load }
             return origins.attributes(method: method, url: url)

@@ -41,14 +41,14 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     /// What happened.
     public let kind: Kind
     /// The request's method, such as `GET`.
-    public var method: String { request().httpMethod ?? "GET" }
+    public var method: String { request().method }
     /// The request's URL with its credentials masked.
     public var url: URL? {
         let request = request()
-        return request.url.flatMap { Redaction.redacted($0, removing: Redaction.secrets(of: request)) }
+        return Redaction.redacted(request.url, removing: Redaction.secrets(of: request))
     }
     /// The request as the transport got it, kept in a closure so that `dump` shows no header field.
-    let request: @Sendable () -> URLRequest
+    let request: @Sendable () -> Request
     /// The attempt the event belongs to, from 1 (``LoadContext/attempt``).
     let attempt: Int
     /// The resource's ``Resource/name``.
@@ -61,7 +61,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     let countsBody: Bool
 
     init(
-        _ kind: Kind, request: URLRequest, context: LoadContext, bodyFileLength: Int64? = nil, countsBody: Bool = false
+        _ kind: Kind, request: Request, context: LoadContext, bodyFileLength: Int64? = nil, countsBody: Bool = false
     ) {
         self.kind = kind
         self.request = { request }
@@ -72,9 +72,9 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     }
 
     /// The size of the request's body, in memory or in its file, for the events of a request sent; `nil` without one.
-    var requestBodySize: Int64? { bodyFileLength ?? request().httpBody.map { Int64($0.count) } }
+    var requestBodySize: Int64? { bodyFileLength ?? (try? request().body?.bytes()).map { Int64($0.count) } }
 
-    /// The request as a `curl` command with its credentials masked; see ``Foundation/URLRequest/cURLDescription``.
+    /// The request as a `curl` command with its credentials masked; see ``Request/cURLDescription``.
     var cURLDescription: String { request().cURLDescription }
 
     /// The event in one line, such as `GET https://api.example.com/episodes: 200, 2048 bytes in 35 ms`.

@@ -84,18 +84,18 @@
 
         /// Sends `request`, follows its redirects and returns the final response's head, with its body as it arrives;
         /// a file upload streams from its file.
-        public func send(_ original: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+        public func send(_ original: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             var request = original
             let (maxBodySize, progress) = (context.maxBodySize, context.progress)
             let extraSafeHeaders = Set(crossOriginSafeHeaders.map(asciiLowercased))
-            let uploadSize = try context.bodyFileLength
             // The file is the body until a redirect turns the request into a `GET` without one.
-            var upload = context.bodyFile
+            let upload = request.body?.file
+            let uploadSize = try upload.map { _ in try request.body?.length() } ?? nil
             for _ in 0...max(maxRedirects, 0) {
-                guard let url = request.url else { throw URLError(.badURL) }
+                let url = request.url
                 let response = try await send(
-                    request, to: url, upload: upload, progress: progress, uploadSize: uploadSize)
-                if upload == nil, let body = request.httpBody, let progress {
+                    request, to: url, upload: request.body?.file, progress: progress, uploadSize: uploadSize)
+                if request.body?.file == nil, let body = try request.body?.bytes(), let progress {
                     // A body in memory went in one write: its progress is reported whole once the server answered.
                     progress(
                         TransferProgress(isUpload: true, bytes: Int64(body.count), expectedBytes: Int64(body.count))
@@ -105,17 +105,16 @@
                     after: response, of: request, from: original, extraSafeHeaders: extraSafeHeaders)
                 {
                     try await Self.discard(response.body)
-                    if (next.httpMethod ?? "GET") != (request.httpMethod ?? "GET") { upload = nil }
                     request = next
                     continue
                 }
-                var fields: [Response.Field] = []
+                var fields: [HeaderField] = []
                 fields.reserveCapacity(response.headers.count)
                 var encoded = false
                 for (name, value) in response.headers {
                     // "Content-Encoding" in any letter case: the length first, cheaper than a comparison.
                     encoded = encoded || (name.utf8.count == 16 && sameHeaderName(name, "Content-Encoding"))
-                    fields.append(Response.Field(name: name, value: value))
+                    fields.append(HeaderField(name: name, value: value))
                 }
                 if encoded { try Self.checkContentEncoding(of: response, url: url) }
                 let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
@@ -137,14 +136,14 @@
                 .httpTooManyRedirects,
                 userInfo: [
                     NSLocalizedDescriptionKey: "The server redirected more than \(maxRedirects) times.",
-                    NSURLErrorFailingURLErrorKey: original.url as Any,
+                    NSURLErrorFailingURLErrorKey: original.url,
                 ])
         }
 
         /// Sends one request, its body read from `upload` when there is one, with its `progress`, and returns the
         /// response's head, its body still to be read.
         private func send(
-            _ request: URLRequest,
+            _ request: Request,
             to url: URL,
             upload: URL?,
             progress: (@Sendable (TransferProgress) -> Void)?,
@@ -163,15 +162,14 @@
             try route?.trust.check(url)
             let client = route?.client ?? self.client
             var outgoing = HTTPClientRequest(url: url.absoluteString)
-            outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method)
             var setsUserAgent = false
-            let fields = request.allHTTPHeaderFields ?? [:]
             // Room for the `User-Agent` too: the headers' array grows once, not with each field.
-            outgoing.headers.reserveCapacity(fields.count + 1)
-            for (name, value) in fields {
-                try validateHeaderField(name: name, value: value)
-                setsUserAgent = setsUserAgent || sameHeaderName(name, "User-Agent")
-                outgoing.headers.add(name: name, value: value)
+            outgoing.headers.reserveCapacity(request.headerFields.count + 1)
+            for field in request.headerFields {
+                try validateHeaderField(name: field.name, value: field.value)
+                setsUserAgent = setsUserAgent || sameHeaderName(field.name, "User-Agent")
+                outgoing.headers.add(name: field.name, value: field.value)
             }
             if !setsUserAgent {
                 outgoing.headers.add(name: "User-Agent", value: defaultUserAgent)
@@ -181,7 +179,7 @@
                     url: upload, eventLoops: Array(client.eventLoopGroup.makeIterator()),
                     counter: ProgressCounter(isUpload: true, expected: uploadSize, receiver: progress))
                 outgoing.body = .stream(chunks, length: .known(uploadSize))
-            } else if let body = request.httpBody {
+            } else if let body = try request.body?.bytes() {
                 outgoing.body = .bytes(ByteBuffer(data: body))
             }
             do {
@@ -194,26 +192,25 @@
         /// The request that follows `response` when it is a redirect to an `http` or `https` URL.
         static func redirect(
             after response: HTTPClientResponse,
-            of request: URLRequest,
-            from original: URLRequest,
+            of request: Request,
+            from original: Request,
             extraSafeHeaders: Set<String> = []
-        ) -> URLRequest? {
+        ) -> Request? {
             let status = response.status.code
             switch status {
             case 301, 302, 303, 307, 308: break
             default: return nil
             }
             guard let location = response.headers.first(name: "Location"),
-                let base = request.url,
-                let target = URL(string: location, relativeTo: base)?.absoluteURL,
+                let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
                 isHTTP(target)
             else { return nil }
             var next = request
             next.url = target
-            let method = request.httpMethod ?? "GET"
+            let method = request.method
             if (status == 303 && method != "HEAD") || ([301, 302].contains(status) && method == "POST") {
-                next.httpMethod = "GET"
-                next.httpBody = nil
+                next.method = "GET"
+                next.body = nil
                 next.setValue(nil, forHTTPHeaderField: "Content-Type")
                 next.setValue(nil, forHTTPHeaderField: "Content-Length")
             }

@@ -16,22 +16,18 @@ public struct FileTransport: Transport {
 
     /// Reads the file a `GET` `request` names, unless it is larger than the load's ``LoadContext/maxBodySize``; other
     /// methods and URLs throw `URLError(.unsupportedURL)`.
-    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-        try await sendWhole(request, context: context) { request in
-            try await read(request, maxBodySize: context.maxBodySize)
-        }
-    }
-
-    private func read(_ request: URLRequest, maxBodySize: Int?) async throws -> (Data, URLResponse) {
-        guard let url = request.url, url.isFileURL else {
+    public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+        let url = request.url
+        guard url.isFileURL else {
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "Only file URLs are read."])
         }
-        let method = request.httpMethod ?? "GET"
+        let method = request.method
         guard method == "GET" else {
             let reason = "A file URL can only be loaded with GET; \(method) would change the file."
             throw URLError(
                 .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason, NSURLErrorFailingURLErrorKey: url])
         }
+        let maxBodySize = context.maxBodySize
         let data = try await offCooperativePool { try Self.contents(of: url, maxBodySize: maxBodySize) }
         var headers = ["Content-Length": String(data.count)]
         headers["Content-Type"] = Self.contentTypes[url.pathExtension.lowercased()]
@@ -39,7 +35,7 @@ public struct FileTransport: Transport {
         else {
             throw URLError(.cannotParseResponse, userInfo: [NSURLErrorFailingURLErrorKey: url])
         }
-        return (data, response)
+        return (Response(response, body: Data()), ResponseBody(data))
     }
 
     /// Reads the regular file at `url` (a symbolic link is followed), as every file is opened (`SafeFile`): a FIFO or

@@ -60,12 +60,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Sends `request` through this delegate, and returns the response's head as soon as it arrives.
     ///
-    /// It sends again to where a redirect that keeps the body leads; the body comes from `transfer`'s file when it
-    /// has one. The response's body is still arriving; for a stream, at most `backlog` bytes of it wait for the
+    /// It sends again to where a redirect that keeps the body leads; the body comes from the file `upload` when there
+    /// is one. The response's body is still arriving; for a stream, at most `backlog` bytes of it wait for the
     /// reader (``BodyChannel``).
     func send(
         _ request: URLRequest,
         in session: URLSession,
+        upload: URL?,
         maxBodySize: Int? = nil,
         backlog: Int? = nil,
         transfer: Transfer?
@@ -73,8 +74,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         Response, ResponseBody
     ) {
         var request = request
-        let uploadSize = try transfer?.uploadSize()
-        let upload = transfer?.upload
+        let uploadSize = try upload?.regularFileSize()
         // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
         for _ in 0...20 {
             let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }

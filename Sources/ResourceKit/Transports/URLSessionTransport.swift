@@ -136,20 +136,30 @@ public final class URLSessionTransport: Transport {
     /// a caller's session, the body comes whole, and a ``LoadContext/maxBodySize`` stops it early. A request that may
     /// carry no credentials (``LoadContext/sendsCredentials``) is refused, unsent, when the session would add its own
     /// that the request can't leave out: a caller's session's header fields, or cookies on Linux.
-    public func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
-        try request.requireHTTP()
-        try requireSecure(request)
-        if !context.sendsCredentials, let url = request.url, addsCredentials(to: url) {
-            throw WebserviceError(.credentialsRefused)
+    public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+        var sent = URLRequest(head: request)
+        try sent.requireHTTP()
+        try requireSecure(sent)
+        if !context.sendsCredentials {
+            guard !addsCredentials(to: request.url) else { throw WebserviceError(.credentialsRefused) }
+            sent.httpShouldHandleCookies = false
         }
+        let upload = request.body?.file
+        if upload == nil { sent.httpBody = try request.body?.bytes() }
         if let delegate = session.delegate as? SessionDelegate {
             return try await delegate.send(
-                request, in: session, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
+                sent, in: session, upload: upload, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
                 transfer: context.transfer)
         }
-        return try await sendWhole(request, context: context) { request in
-            try await send(request, limit: context.maxBodySize)
+        // A caller's session: the file is read into memory first, and its upload's progress reported once the
+        // response arrived.
+        if let upload { sent.httpBody = try await offCooperativePool { try upload.regularFileContents() } }
+        let (body, response) = try await send(sent, limit: context.maxBodySize)
+        guard let http = response as? HTTPURLResponse else { throw WebserviceError(.nonHTTPResponse(body: body)) }
+        if upload != nil, let bytes = sent.httpBody.map({ Int64($0.count) }) {
+            context.progress?(TransferProgress(isUpload: true, bytes: bytes, expectedBytes: bytes))
         }
+        return (Response(http, body: Data()), ResponseBody(body))
     }
 
     /// The bytes of a body that may wait for its reader in memory before they wait on disk: the delegate's thread never

@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKit
 import ResourceKitTesting
 
 /// The stubs the tests share, each a `StubTransport` of the testing kit with a log of its own.
@@ -20,7 +21,7 @@ extension StubTransport {
         answering(
             .computed { request in
                 let accepted =
-                    request.url?.lastPathComponent == "token"
+                    request.url.lastPathComponent == "token"
                     || request.value(forHTTPHeaderField: "Authorization") == tokenEndpointCredential
                 return .status(accepted ? 200 : 401, body: Data("ok".utf8))
             })
@@ -36,7 +37,7 @@ extension StubTransport {
     static func gated(by gate: Gate) -> StubTransport {
         answering(
             .computed { request in
-                let name = request.url?.lastPathComponent ?? ""
+                let name = request.url.lastPathComponent
                 try await gate.pass(name)
                 return .status(200, body: Data(name.utf8))
             })
@@ -50,4 +51,9 @@ actor Notes<Element: Sendable> {
     func append(_ element: Element) {
         all.append(element)
     }
+}
+
+extension Request {
+    /// The body's bytes, as a test compares them: `nil` for none or a file.
+    var bodyBytes: Data? { (try? body?.bytes()) ?? nil }
 }

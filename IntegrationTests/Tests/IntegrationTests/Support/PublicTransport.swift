@@ -14,10 +14,10 @@ import ResourceKit  // not `@testable`: this file sees ResourceKit as a user's o
 /// It is the suite's proof of the transport contract: ``TransportKind/publicAPI`` runs the upload, download and stream
 /// tests through it.
 struct PublicTransport: Transport {
-    func send(_ request: URLRequest, context: LoadContext) async throws -> (Response, ResponseBody) {
+    func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         guard let url = request.url else { throw URLError(.badURL) }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = .init(rawValue: request.httpMethod ?? "GET")
+        outgoing.method = .init(rawValue: request.method)
         for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
         if let file = context.bodyFile, let length = try context.bodyFileLength {
             outgoing.body = .stream(

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension URLRequest {
+extension Request {
     /// The request as a `curl` command to paste into a terminal or a bug report, with every credential masked.
     ///
     /// Header fields keep their values only when they are known to carry no credential (an allowlist, as for
@@ -13,18 +13,18 @@ extension URLRequest {
     public var cURLDescription: String {
         let secrets = Redaction.secrets(of: self)
         var lines = ["curl"]
-        switch httpMethod ?? "GET" {
+        switch method {
         case "GET": break
         case "HEAD": lines[0] += " --head"
         case let method: lines[0] += " -X " + Self.shellQuoted(method)
         }
-        let url = url.flatMap { Redaction.redacted($0, removing: secrets) }?.absoluteString ?? ""
+        let url = Redaction.redacted(url, removing: secrets)?.absoluteString ?? ""
         lines[0] += " " + Self.shellQuoted(url)
-        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+        for (name, value) in headerFields.dictionary.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             let shown = isSafeHeader(name) ? Redaction.scrub(value, removing: secrets) : Redaction.mark
             lines.append("-H " + Self.shellQuoted("\(name): \(shown)"))
         }
-        if let body = httpBody, !body.isEmpty {
+        if let body = try? body?.bytes(), !body.isEmpty {
             // Text only, without control characters that could rewrite a terminal or a log viewer.
             if let text = String(data: body, encoding: .utf8),
                 !text.unicodeScalars.contains(where: {
