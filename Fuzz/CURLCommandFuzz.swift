@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// `URLRequest.cURLDescription` read back by a POSIX shell: the first byte says whether combining marks follow the
+/// `Request.cURLDescription` read back by a POSIX shell: the first byte says whether combining marks follow the
 /// quotes, backslashes and separators of the texts, then come lines for the method, the URL's path, a header name
 /// and three header values (for the name, `Content-Type` and `User-Agent`), and the rest is the body.
 ///
@@ -21,13 +21,13 @@ func fuzzCURLCommand(_ input: inout FuzzInput) {
     let url =
         HTTPSyntax.percentEncoded(path).flatMap { URL(string: "https://api.example.com/'\($0)?q='\($0)") }
         ?? URL(string: "https://api.example.com/")!
-    var request = URLRequest(url: url)
-    request.httpMethod = method.isEmpty ? nil : method
+    var request = Request(url: url)
+    request.method = method.isEmpty ? "GET" : method
     for (name, value) in zip([name, "Content-Type", "User-Agent"], values)
     where !name.isEmpty && validHeaderName(name) && isValidHeaderValue(value) {
         request.setValue(value, forHTTPHeaderField: name)
     }
-    request.httpBody = body.isEmpty ? nil : body
+    request.body = body.isEmpty ? nil : RequestBody(body)
     let command = request.cURLDescription
     guard let words = shellWords(Array(command.utf8)) else {
         return check(false, "a shell would run more than curl: \(command.debugDescription)")
@@ -45,21 +45,20 @@ private func validHeaderName(_ name: String) -> Bool {
 
 /// The words `curl` should get for `request`: its method, its URL, each header field and the body, as
 /// `cURLDescription` means to show them, redacted by the library (whose redaction other targets fuzz).
-private func shownWords(of request: URLRequest) -> [[UInt8]] {
+private func shownWords(of request: Request) -> [[UInt8]] {
     let secrets = Redaction.secrets(of: request)
     var words = ["curl"]
-    switch request.httpMethod ?? "GET" {
+    switch request.method {
     case "GET": break
     case "HEAD": words.append("--head")
     case let method: words += ["-X", method]
     }
-    words.append(request.url.flatMap { Redaction.redacted($0, removing: secrets) }?.absoluteString ?? "")
-    for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() })
-    {
+    words.append(Redaction.redacted(request.url, removing: secrets)?.absoluteString ?? "")
+    for (name, value) in request.headerFields.dictionary.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
         words += ["-H", "\(name): \(isSafeHeader(name) ? Redaction.scrub(value, removing: secrets) : Redaction.mark)"]
     }
     var shown = words.map { Array($0.utf8) }
-    if let body = request.httpBody, !body.isEmpty {
+    if let body = try? request.body?.bytes(), !body.isEmpty {
         let isText =
             String(data: body, encoding: .utf8).map { text in
                 !text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }

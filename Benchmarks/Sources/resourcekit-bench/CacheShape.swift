@@ -19,8 +19,8 @@ enum CacheShape {
         var small, large: Data
         var response: HTTPURLResponse
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            (request.url?.lastPathComponent == "large" ? large : small, response)
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+            (try Response(response), ResponseBody(request.url.lastPathComponent == "large" ? large : small))
         }
     }
 

@@ -21,8 +21,6 @@ enum HeaderFieldsShape {
     struct ManyFieldsTransport: Transport {
         var fields: [String: String]
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) { throw URLError(.unsupportedURL) }
-
         func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             let revalidates = request.value(forHTTPHeaderField: "If-None-Match") != nil
             let head = Response(statusCode: revalidates ? 304 : 200, headers: fields, url: request.url)

@@ -46,8 +46,8 @@ enum OverheadShape {
         var body: Data
         var response: HTTPURLResponse
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            (body, response)
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+            (try Response(response), ResponseBody(body))
         }
     }
 

@@ -131,11 +131,11 @@ import Testing
         static let body = Data(#"{"rewritten": true}"#.utf8)
         func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
             var sent = request
-            var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
+            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
             components.host = "localhost"
-            sent.url = components.url
-            sent.httpMethod = "POST"
-            sent.httpBody = Self.body
+            sent.url = components.url!
+            sent.method = "POST"
+            sent.body = RequestBody(Self.body)
             return try await next(sent, context)
         }
     }

@@ -237,7 +237,7 @@ private struct Recording: Middleware {
     var seen: Shared<[String]>
 
     func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
-        let line = "\(context.name ?? "-") \(request.method) \(request.url?.path ?? "")"
+        let line = "\(context.name ?? "-") \(request.method) \(request.url.path)"
         seen.update { $0.append(line) }
         return try await next(request, context)
     }

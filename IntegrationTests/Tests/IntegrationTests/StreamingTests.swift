@@ -93,7 +93,7 @@ import Testing
                 }
                 let start = ContinuousClock.now
                 let plain = URLSession(configuration: .ephemeral)
-                let (data, _) = try await plain.data(for: Request(url: other.url, timeoutInterval: 5))
+                let (data, _) = try await plain.data(for: URLRequest(url: other.url, timeoutInterval: 5))
                 #expect(data.isEmpty == false)
                 print("beside a held stream, a load with a URLSession of its own took \(ContinuousClock.now - start)")
                 // The held stream goes on in order; where the transport can't hold the server back, it ends with the

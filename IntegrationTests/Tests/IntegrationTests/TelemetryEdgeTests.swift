@@ -18,16 +18,16 @@ import W3CTracing
 @Suite(.timeLimit(.minutes(1))) struct TelemetryEdgeTests {
     /// A transport whose first request is answered `200` with `max-age=0, stale-while-revalidate=600`, and whose later
     /// requests wait `delay` seconds (or until cancelled), then answer `304`.
-    final class StaleTransport: Transport {
+    final class StaleTransport: WholeTransport {
         let count = Mutex(0)
         let delay: TimeInterval
         init(delay: TimeInterval) { self.delay = delay }
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        func answer(_ request: Request) async throws -> (Data, URLResponse) {
             let n = count.withLock {
                 $0 += 1; return $0
             }
-            let url = request.url!
+            let url = request.url
             if n == 1 {
                 let head = HTTPURLResponse(
                     url: url, statusCode: 200, httpVersion: "HTTP/1.1",
@@ -73,11 +73,11 @@ import W3CTracing
 
     /// A transport whose first `GET` can't connect and whose later ones answer `200`, and whose `HEAD`s (the retry
     /// policy's probes) fail only once the second `GET` has arrived, cancelled or not.
-    final class SlowProbes: Transport {
+    final class SlowProbes: WholeTransport {
         let gets = Mutex(0)
 
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            if request.httpMethod == "HEAD" {
+        func answer(_ request: Request) async throws -> (Data, URLResponse) {
+            if request.method == "HEAD" {
                 for _ in 0..<500 where gets.withLock({ $0 }) < 2 {
                     await uncancellablePause(0.01)
                 }
@@ -88,7 +88,7 @@ import W3CTracing
                 return $0 == 1
             }
             if first { throw URLError(.notConnectedToInternet) }
-            let head = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
+            let head = HTTPURLResponse(url: request.url, statusCode: 200, httpVersion: nil, headerFields: [:])!
             return (Data("ok".utf8), head)
         }
     }
@@ -178,9 +178,9 @@ import W3CTracing
         }
     }
 
-    struct OK: Transport {
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            (Data("{}".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!)
+    struct OK: WholeTransport {
+        func answer(_ request: Request) async throws -> (Data, URLResponse) {
+            (Data("{}".utf8), HTTPURLResponse(url: request.url, statusCode: 200, httpVersion: nil, headerFields: [:])!)
         }
     }
 

@@ -178,7 +178,7 @@ import W3CTracing
         let tracer = W3CTracer()
         var context = LoadContext()
         context.deadline = LoadContext.Deadline(uptime: Uptime.now(), timeout: 1)
-        let request = URLRequest(url: URL(string: "https://api.example.com/stalled")!)
+        let request = Request(url: URL(string: "https://api.example.com/stalled")!)
         await #expect(throws: (any Error).self) {
             try await DistributedTracing(tracer: tracer).intercept(request, context: context) { request, context in
                 try await ClientSpan().intercept(request, context: context) { _, _ in throw error }

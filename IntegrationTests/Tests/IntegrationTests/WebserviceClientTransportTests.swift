@@ -45,7 +45,7 @@ import Testing
         }
         if let sent {
             _ = try await send()
-            #expect(await stub.requests.first?.url?.absoluteString == sent)
+            #expect(await stub.requests.first?.url.absoluteString == sent)
         } else {
             let error = try await #require(throws: WebserviceError.self) { try await send() }
             #expect(error.encoding != nil)
@@ -79,8 +79,8 @@ import Testing
         _ = try await Webservice(transport: stub).send(
             request, body: body, baseURL: URL(string: "https://api.example.com")!, operationID: "updateEpisode")
         let sent = try #require(await stub.requests.first)
-        #expect(sent.httpMethod == "PATCH")
-        #expect(sent.httpBody == Data(#"{"title":"Renamed"}"#.utf8))
+        #expect(sent.method == "PATCH")
+        #expect(sent.bodyBytes == Data(#"{"title":"Renamed"}"#.utf8))
     }
 
     @Test(arguments: [200, 304, 404, 503])

@@ -58,12 +58,12 @@ public struct StubResponse: Sendable {
 /// It prints each exchange (`→ GET /episodes ← 200, 2 bytes`) so the pages show what went over the "wire".
 public struct StubTransport: Transport {
     /// Produces the response for a request; throwing simulates a transport failure such as being offline.
-    public var respond: @Sendable (URLRequest) throws -> StubResponse
+    public var respond: @Sendable (Request) throws -> StubResponse
 
     /// Creates a transport that answers with whatever `respond` returns for the request.
     ///
     /// - Parameter respond: Produces the response for a request; throw a `URLError` to simulate a network failure.
-    public init(respond: @escaping @Sendable (URLRequest) throws -> StubResponse) {
+    public init(respond: @escaping @Sendable (Request) throws -> StubResponse) {
         self.respond = respond
     }
 
@@ -71,17 +71,18 @@ public struct StubTransport: Transport {
     ///
     /// - Parameter routes: The response for each URL path, such as `"/episodes"`.
     public init(routes: [String: StubResponse]) {
-        self.init { request in routes[request.url?.path ?? ""] ?? .notFound }
+        self.init { request in routes[request.url.path] ?? .notFound }
     }
 
     /// Answers `request` with the canned response.
     ///
-    /// - Parameter request: The request the web service sends.
-    /// - Returns: The canned body and an `HTTPURLResponse` with the canned status and header fields.
-    /// - Throws: What ``respond`` throws, or `URLError(.badURL)` when the request has no URL.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let line = "  → \(request.httpMethod ?? "GET") \(request.url?.path ?? "?")"
-        guard let url = request.url else { throw URLError(.badURL) }
+    /// - Parameters:
+    ///   - request: The request the web service sends.
+    ///   - context: The load's context, which the stub doesn't read.
+    /// - Returns: The canned status and header fields, and the canned body.
+    /// - Throws: What ``respond`` throws.
+    public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+        let line = "  → \(request.method) \(request.url.path)"
         let stub: StubResponse
         do {
             stub = try respond(request)
@@ -90,7 +91,7 @@ public struct StubTransport: Transport {
             throw error
         }
         print("\(line)  ← \(stub.statusCode), \(stub.body.count) bytes")
-        return (stub.body, HTTPURLResponse.stub(url: url, statusCode: stub.statusCode, headers: stub.headers))
+        return (Response(statusCode: stub.statusCode, headers: stub.headers, url: request.url), ResponseBody(stub.body))
     }
 }
 

@@ -68,8 +68,7 @@ struct Caching: Middleware {
     }
 
     /// Sends `request` and keeps its response, when the server allows.
-    private func load(_ request: Request, context: LoadContext, generation: Int, next: Next) async throws -> Response
-    {
+    private func load(_ request: Request, context: LoadContext, generation: Int, next: Next) async throws -> Response {
         let response = try await next(request, context)
         await record(response, for: request, generation: generation)
         return response

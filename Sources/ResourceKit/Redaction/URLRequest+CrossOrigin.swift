@@ -58,8 +58,10 @@ extension Request {
         return stripped
     }
 
-    /// This request as it may go to an origin the caller didn't choose: with only the safe header fields
-    /// (``isSafeHeader(_:extra:)``). A transport adds no cookies of its own to it (``LoadContext/sendsCredentials``).
+    /// This request as it may go to an origin the caller didn't choose, with only the safe header fields.
+    ///
+    /// The fields are those of ``isSafeHeader(_:extra:)``; a transport adds no cookies of its own to it
+    /// (``LoadContext/sendsCredentials``).
     var withoutCredentials: Request {
         var request = self
         request.headerFields.removeAll { !isSafeHeader($0.name) }

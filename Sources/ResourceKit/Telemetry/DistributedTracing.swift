@@ -61,8 +61,7 @@
 
         /// The span of a load whose caller has no trace, named for its resource or its method (`HTTP` for a method
         /// OpenTelemetry doesn't name).
-        private static func startSpan(of request: Request, context: LoadContext, with tracer: any Tracer) -> any Span
-        {
+        private static func startSpan(of request: Request, context: LoadContext, with tracer: any Tracer) -> any Span {
             let method = HTTPClientConventions.method(request.method)
             let name = context.name.map { Redaction.scrub($0) } ?? (method == "_OTHER" ? "HTTP" : method)
             let span = tracer.startSpan(name, context: .topLevel)

@@ -8,21 +8,22 @@ import ResourceKit  // not `@testable`: this file sees ResourceKit as a user's o
 #endif
 
 /// A transport written against ResourceKit's public API alone, as Transports.md › "Your own transport" shows, over
-/// AsyncHTTPClient's shared `HTTPClient`: it streams a file upload from ``LoadContext/bodyFile`` with its progress,
+/// AsyncHTTPClient's shared `HTTPClient`: it streams a file body (``RequestBody/file``) with its progress,
 /// and hands the response's body over as it arrives (``ResponseBody`` of an `AsyncSequence`).
 ///
 /// It is the suite's proof of the transport contract: ``TransportKind/publicAPI`` runs the upload, download and stream
 /// tests through it.
 struct PublicTransport: Transport {
     func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
-        guard let url = request.url else { throw URLError(.badURL) }
+        let url = request.url
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = .init(rawValue: request.method)
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
-        if let file = context.bodyFile, let length = try context.bodyFileLength {
+        for field in request.headerFields { outgoing.headers.add(name: field.name, value: field.value) }
+        if let body = request.body, let file = body.file {
+            let length = try body.length()
             outgoing.body = .stream(
                 FileChunks(file: file, length: length, progress: context.progress), length: .known(length))
-        } else if let body = request.httpBody {
+        } else if let body = try request.body?.bytes() {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         let seconds = context.timeRemaining ?? 60

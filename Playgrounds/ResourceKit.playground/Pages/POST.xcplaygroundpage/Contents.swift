@@ -81,8 +81,8 @@ check(URLRequest(resource: remove).httpMethod == "DELETE", "DELETE is a method w
 //: answers a `DELETE` with `204 No Content`:
 let webservice = Webservice(
     transport: StubTransport { request in
-        switch request.httpMethod {
-        case "POST": StubResponse(statusCode: 201, body: request.httpBody ?? Data())
+        switch request.method {
+        case "POST": StubResponse(statusCode: 201, body: (try? request.body?.bytes()) ?? Data())
         case "DELETE": StubResponse(statusCode: 204, headers: [:], body: Data())
         default: StubResponse.notFound
         }
