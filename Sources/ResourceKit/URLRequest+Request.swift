@@ -10,22 +10,31 @@ extension URLRequest {
     ///
     /// ```swift
     /// func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
-    ///     let (data, response) = try await URLSession.shared.data(for: URLRequest(request))
+    ///     let (data, response) = try await URLSession.shared.data(for: try URLRequest(request))
     ///     return (try Response(response), ResponseBody(data))
     /// }
     /// ```
     ///
     /// A repeated header field is sent once, its values joined by commas, as `URLRequest` keeps one value per name.
-    public init(_ request: Request) {
+    ///
+    /// - Throws: What ``RequestBody/bytes()`` throws for a form whose encoding fails (a multipart part's file that
+    ///   can't be read).
+    public init(_ request: Request) throws(WebserviceError) {
         self.init(head: request)
-        guard let body = request.body else { return }
-        if let file = body.file {
+        // A form is encoded here, where its failure can be thrown, rather than dropped in `setBody(_:)`.
+        let body = request.body?.file == nil ? try request.body?.bytes().map { RequestBody($0) } : request.body
+        setBody(body)
+    }
+
+    /// Sets the body to `body`, bytes or a file, which is sent as a stream with its `Content-Length`.
+    private mutating func setBody(_ body: RequestBody?) {
+        if let file = body?.file {
             httpBodyStream = InputStream(url: file)
             if value(forHTTPHeaderField: "Content-Length") == nil, let length = try? file.regularFileSize() {
                 setValue(String(length), forHTTPHeaderField: "Content-Length")
             }
         } else {
-            httpBody = try? body.bytes()
+            httpBody = (try? body?.bytes()) ?? nil
         }
     }
 
@@ -48,7 +57,10 @@ extension URLRequest {
     ///
     /// - Parameter resource: The resource to request.
     public init<A>(resource: Resource<A>) {
-        self.init(Request(resource: resource, addingHeaders: [:]))
+        // A resource's body is its bytes or its file, never a form still to encode: nothing here can fail.
+        let request = Request(resource: resource, addingHeaders: [:])
+        self.init(head: request)
+        setBody(request.body)
     }
 
     /// Sets the request's header fields to `fields`, in one step when `setValue(_:forHTTPHeaderField:)` would store

@@ -62,4 +62,29 @@ import Testing
         let request = Request(resource: resource, addingHeaders: ["User-Agent": "ResourceKit", "X-Client": "1"])
         #expect(request.headerFields.dictionary == ["user-agent": "Mine/1", "X-Client": "1"])
     }
+
+    /// The public conversion, for a transport of yours built on `URLSession`: a file body goes along as a stream with
+    /// its length, so a transport that sends what it is given sends the file's bytes.
+    @Test func aRequestsFileBodyBecomesAStreamWithItsLength() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(repeating: 7, count: 1_234).write(to: file)
+        var request = Request(method: "PUT", url: baseURL, body: .file(file))
+        request.addValue("a", forHTTPHeaderField: "X-Trace")
+        request.addValue("b", forHTTPHeaderField: "X-Trace")
+        let converted = try URLRequest(request)
+        #expect(converted.httpMethod == "PUT")
+        #expect(converted.httpBody == nil && converted.httpBodyStream != nil)
+        #expect(converted.value(forHTTPHeaderField: "Content-Length") == "1234")
+        #expect(converted.value(forHTTPHeaderField: "X-Trace") == "a,b")
+    }
+
+    /// A form whose encoding fails is thrown by the conversion, never sent as an empty body.
+    @Test func aFormThatCantBeEncodedIsThrownNotDropped() {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)")
+        let request = Request(
+            method: "POST", url: baseURL,
+            body: .multipart([.file("upload", at: missing, contentType: "application/octet-stream")]))
+        #expect(throws: WebserviceError.self) { try URLRequest(request) }
+    }
 }
