@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitTesting
 import Testing
 
 @testable import ResourceKit

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Logging
 import MetricsTestKit
+import ResourceKitTesting
 import Synchronization
 import Testing
 import Tracing

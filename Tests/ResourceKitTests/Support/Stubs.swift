@@ -1,5 +1,4 @@
 import Foundation
-import ResourceKit
 import ResourceKitTesting
 
 /// The stubs the tests share, each a `StubTransport` of the testing kit with a log of its own.
@@ -51,9 +50,4 @@ actor Notes<Element: Sendable> {
     func append(_ element: Element) {
         all.append(element)
     }
-}
-
-extension Request {
-    /// The body's bytes, as a test compares them: `nil` for none or a file.
-    var bodyBytes: Data? { (try? body?.bytes()) ?? nil }
 }
