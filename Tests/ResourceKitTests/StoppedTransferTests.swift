@@ -6,11 +6,12 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Second review of the streaming transport contract: a hostile server against `URLSessionTransport`'s own session.
+/// A transfer a load stops, by its body limit, its timeout or its caller, ends at the server: a hostile server against
+/// `URLSessionTransport`'s own session.
 ///
 /// Each server streams at most `cap` bytes; a transfer the client stops ends with the client closing the connection
 /// long before that.
-@Suite(.serialized) struct PipelineReviewTests {
+@Suite(.serialized) struct StoppedTransferTests {
     private static let cap = 1 << 30
     /// Microseconds between 64 KiB writes for the bodies a load stops once they flowed.
     ///
@@ -104,7 +105,7 @@ import Testing
     }
 }
 
-extension PipelineReviewTests {
+extension StoppedTransferTests {
     @Test(arguments: [0.5, 1.5]) func aSubSecondResourceTimeoutIsNotCutShortByCurl(seconds: Double) async throws {
         let server = try HostileServer(
             head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", chunk: Data("a".utf8), cap: 1 << 20, pause: 10_000)
