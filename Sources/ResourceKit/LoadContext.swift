@@ -45,24 +45,18 @@ public struct LoadContext: Sendable {
         /// The span of the load, for ``DistributedTracing`` when the caller has no trace; the web service ends it.
         var loadSpan: LoadSpan?
     #endif
-    /// The identity of the web service's chain and transport, for ``Deduplication``: loads share a response only when
-    /// they would send the same bytes through the same transport.
-    let chain: Chain
-
-    /// The identity of a web service's chain and transport: made by its initializer, shared by its copies.
-    final class Chain: Hashable, Sendable {
-        static func == (lhs: Chain, rhs: Chain) -> Bool { lhs === rhs }
-        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    }
+    /// The web service the load runs in, for ``Deduplication``: loads share a response only when they would send the
+    /// same bytes through the same middleware and transport.
+    let service: Webservice.Identity
 
     /// A context for a load of its own, with no limit, timeout or observer: for calling a transport's
     /// ``Transport/send(_:context:)`` yourself, as a test does.
     public init() {
-        chain = Chain()
+        service = Webservice.Identity()
     }
 
-    init(chain: Chain) {
-        self.chain = chain
+    init(service: Webservice.Identity) {
+        self.service = service
     }
 
     /// The seconds left before the resource's ``Resource/timeout`` passes, `nil` without one: a middleware shouldn't

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public struct Webservice: Sendable {
     // Its parts are set once, by the initializer: a web service with other parts is another one, and shares no
-    // response (``LoadContext/Chain``) with this one.
+    // response (``Webservice/Identity``) with this one.
 
     /// The transport that sends requests.
     let transport: any Transport
@@ -26,8 +26,8 @@ public struct Webservice: Sendable {
     let observer: (@Sendable (WebserviceEvent) -> Void)?
     /// The limit on loads in flight at once, when one was set.
     let limiter: LoadLimiter?
-    /// The identity of the middleware and ``transport`` together, for the ``LoadContext`` of each load.
-    private let chain = LoadContext.Chain()
+    /// This web service's identity, for the ``LoadContext`` of each load.
+    private let identity = Identity()
     /// The pipeline after the timeout (``Pipeline``), built once.
     private let pipeline: Pipeline
 
@@ -118,7 +118,7 @@ public struct Webservice: Sendable {
         if resource.cachePolicy == .storedOnly, cache == nil || resource.destination != nil {
             throw WebserviceError(.notStored)
         }
-        var context = LoadContext(chain: chain)
+        var context = LoadContext(service: identity)
         context.name = resource.name
         context.observer = observer
         context.sendsCredentials = resource.sendsCredentials
@@ -167,5 +167,14 @@ public struct Webservice: Sendable {
     private func request<A>(for resource: Resource<A>, _ request: Request) throws(WebserviceError) -> Request {
         try validateHeaderFields(resource.headers)
         return resource.sendsCredentials ? request : request.withoutCredentials
+    }
+}
+
+extension Webservice {
+    /// The identity of a web service, its middleware and transport together: made by its initializer, shared by its
+    /// copies.
+    final class Identity: Hashable, Sendable {
+        static func == (lhs: Identity, rhs: Identity) -> Bool { lhs === rhs }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 }

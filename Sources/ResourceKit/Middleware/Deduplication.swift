@@ -43,7 +43,7 @@ public struct Deduplication: Middleware {
     private struct Key: Hashable, Sendable {
         var url: URL
         var headers: [[UInt8]: [UInt8]]
-        var chain: LoadContext.Chain
+        var service: Webservice.Identity
         var maxBodySize: Int?
         var sendsCredentials: Bool
         var cachePolicy: CachePolicy
@@ -54,7 +54,7 @@ public struct Deduplication: Middleware {
             url = request.url
             timeout = context.deadline?.timeout
             headers = request.headerFields.keyBytes()
-            chain = context.chain
+            service = context.service
             maxBodySize = context.maxBodySize
             sendsCredentials = context.sendsCredentials
             cachePolicy = context.cachePolicy
