@@ -66,10 +66,11 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func trickleOutlastsTheIdleTimeoutButNotTheResourceTimeout(kind: TransportKind) async throws {
         try await withServer { base in
-            // Twelve bytes, one every 300 ms: 3.6 s in all, but no gap comes near the 2 s idle timeout (a margin wide
-            // enough for a machine busy with other tests), so the transport lets it finish.
-            let trickle = Resource<String>(get: base / "faults/trickle?bytes=12&ms=300")
-            try await kind.withWebservice(idleTimeout: 2) { impatient in
+            // Twelve bytes, one every 400 ms: 4.8 s in all, but no gap comes near the 4 s idle timeout (a margin wide
+            // enough for a machine busy with other tests: one twice as busy as it has cores saw a 2 s gap), so the
+            // transport lets it finish.
+            let trickle = Resource<String>(get: base / "faults/trickle?bytes=12&ms=400")
+            try await kind.withWebservice(idleTimeout: 4) { impatient in
                 let text = try await impatient.load(trickle)
                 #expect(text == "xxxxxxxxxx")
             }

@@ -35,7 +35,8 @@ import Testing
     func withoutALimitTheServerSeesTheLoadsTogether(kind: TransportKind) async throws {
         try await withServer { base in
             let unlimited = kind.webservice()
-            let resource = Resource<Concurrency>(get: base / "faults/concurrent?ms=300")
+            // Each held 2 s, so that all six overlap even on a busy machine.
+            let resource = Resource<Concurrency>(get: base / "faults/concurrent?ms=2000")
             let observed = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<6 {
                     group.addTask { try await unlimited.load(resource).mostInFlight }

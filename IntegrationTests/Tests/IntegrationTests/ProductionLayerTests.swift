@@ -279,7 +279,7 @@ import Testing
         try await withProductionServer { base in
             let events = Shared<[WebserviceEvent]>([])
             let deduplicating = kind.webservice(middleware: [Deduplication()], observer: events)
-            let slow = Resource<Attempt>(get: base / "production/slow/a?milliseconds=500")
+            let slow = Resource<Attempt>(get: base / "production/slow/a?milliseconds=2000")
             let attempts = try await concurrently(10) { try await deduplicating.load(slow).attempt }
             #expect(attempts == Array(repeating: 1, count: 10))
             #expect(try await count(base / "production/slow/a/count") == 1)
@@ -302,7 +302,7 @@ import Testing
                 transport: URLSessionTransport(configuration: .ephemeral), middleware: [deduplication])
             // A User-Agent of the resource's own, which neither transport replaces: the same header fields from both.
             let slow = Resource<Attempt>(
-                get: base / "production/slow/a?milliseconds=1000", headers: ["User-Agent": "SwiftTalk/2"])
+                get: base / "production/slow/a?milliseconds=3000", headers: ["User-Agent": "SwiftTalk/2"])
             async let throughFirst = concurrently(3) { try await first.load(slow).attempt }
             async let throughSecond = concurrently(3) { try await second.load(slow).attempt }
             let (firstAttempts, secondAttempts) = try await (throughFirst, throughSecond)
@@ -318,13 +318,14 @@ import Testing
     func cancellingOneSharedLoadLeavesTheOthersRunning(kind: TransportKind) async throws {
         try await withProductionServer { base in
             let deduplicating = kind.webservice(middleware: [Deduplication()])
-            let slow = Resource<Attempt>(get: base / "production/slow/a?milliseconds=1000")
+            // The shared request takes 5 s: the cancelled load returns long before, even on a busy machine.
+            let slow = Resource<Attempt>(get: base / "production/slow/a?milliseconds=5000")
             let loads = (0..<10).map { _ in Task { try await deduplicating.load(slow).attempt } }
             try await waitUntil { try await count(base / "production/slow/a/count") == 1 }
             let cancelled = ContinuousClock.now
             loads[0].cancel()
             await #expect(throws: CancellationError.self) { try await loads[0].value }
-            #expect(ContinuousClock.now - cancelled < .milliseconds(900), "the cancelled load waited for the others")
+            #expect(ContinuousClock.now - cancelled < .seconds(4), "the cancelled load waited for the others")
             for load in loads.dropFirst() {
                 #expect(try await load.value == 1)
             }

@@ -64,8 +64,19 @@ import W3CTracing
                     if case .failed(let error, _) = $0.kind { error } else { nil }
                 }
             }
+            func failureLines() -> [RecordingLogHandler.Line] {
+                lines.all.dropFirst(warm.lines).filter { $0.metadata["error.type"] != nil }
+            }
+            func failedTimers(_ label: String) -> [TestTimer] {
+                metrics.timers(label: label).filter { $0.dimensions.contains { $0.0 == "error.type" } }
+            }
             try await waitUntil { failed(events.value).count == total }
             try await waitUntil { tracer.finishedSpans.count - warm.spans == 2 * total }
+            // Each observer hears of the failure in turn: the lines and the timers may come just after the event.
+            try await waitUntil { failureLines().count >= 2 * total }
+            for label in ["http.client.request.duration", "resourcekit.load.duration"] {
+                try await waitUntil { failedTimers(label).reduce(0) { $0 + $1.values.count } >= total }
+            }
 
             let requestEvents = failed(events.value)
             #expect(
@@ -73,14 +84,12 @@ import W3CTracing
                 "\(requestEvents.filter { ($0 as? WebserviceError)?.timedOut != true })")
             #expect(!events.value.contains { if case .retryScheduled = $0.kind { true } else { false } })
 
-            let failures = lines.all.dropFirst(warm.lines).filter { $0.metadata["error.type"] != nil }
+            let failures = failureLines()
             #expect(failures.count == 2 * total, "a line for each request's failure and for each load's end")
             #expect(failures.allSatisfy { $0.metadata["error.type"] == "timeout" }, "\(failures.map(\.fullText))")
 
             for label in ["http.client.request.duration", "resourcekit.load.duration"] {
-                let failedTimers = metrics.timers(label: label).filter {
-                    $0.dimensions.contains { $0.0 == "error.type" }
-                }
+                let failedTimers = failedTimers(label)
                 let types = failedTimers.map { timer in timer.dimensions.first { $0.0 == "error.type" }!.1 }
                 #expect(types == ["timeout"], "\(label): \(types)")
                 #expect(failedTimers.reduce(0) { $0 + $1.values.count } == total, "\(label)")
