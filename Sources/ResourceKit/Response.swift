@@ -24,9 +24,12 @@ public struct Response: Sendable {
     public internal(set) var attempts = 1
     /// The header fields as the transport gave them.
     private var fields: Fields
-    /// The request this response answers as the transport got it, credentials included: what a description must not
-    /// show of it.
-    var request: Request?
+    /// The request this response answers as the transport sent it, with the header fields the transport added, such
+    /// as a session's configured ones; credentials included, which descriptions of the response never show.
+    ///
+    /// A transport that adds header fields of its own sets it; the pipeline sets the request it handed over when the
+    /// transport left it `nil`.
+    public var request: Request?
     /// The body still to be read, for a load that streams it (``LoadContext``'s `streams`); ``body`` is empty.
     var stream: ResponseBody?
 

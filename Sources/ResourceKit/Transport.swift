@@ -9,8 +9,11 @@ import Foundation
 /// needs is in the ``LoadContext``: the progress to report, the body limit and the time left. It should stop
 /// promptly when its task is cancelled.
 ///
-/// A transport that adds credentials of its own, such as cookies or a configured `Authorization`, must add none to a
-/// request whose ``LoadContext/sendsCredentials`` is `false` (a page another origin's server led to), or throw
+/// A transport that adds header fields of its own, such as a session's configured `User-Agent`, says so by returning
+/// the request it sent as the response's ``Response/request``: the cache keeps a response to a request it added
+/// credentials to for its own web service alone (<doc:Caching#Keys-one-credentials-responses-are-kept-apart>). It
+/// must add no credentials, such as cookies or a configured `Authorization`, to a request whose
+/// ``LoadContext/sendsCredentials`` is `false` (a page another origin's server led to), or throw
 /// `WebserviceError(.credentialsRefused)`.
 ///
 /// ```swift
@@ -28,14 +31,4 @@ public protocol Transport: Sendable {
     /// The web service reads the body once, enforcing ``LoadContext/maxBodySize``, saving a download and reporting
     /// progress as the chunks arrive, or hands it to a stream's loop.
     func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody)
-
-    /// The header fields the transport adds to each request that doesn't set them itself, such as a session's
-    /// `User-Agent`: ``Webservice`` sets them on the requests it builds, so that they key its cache, and takes them
-    /// off a request that may carry no credentials. The default is none.
-    var additionalHeaderFields: [String: String] { get }
-}
-
-extension Transport {
-    /// None.
-    public var additionalHeaderFields: [String: String] { [:] }
 }

@@ -58,7 +58,7 @@ extension URLRequest {
     /// - Parameter resource: The resource to request.
     public init<A>(resource: Resource<A>) {
         // A resource's body is its bytes or its file, never a form still to encode: nothing here can fail.
-        let request = Request(resource: resource, addingHeaders: [:])
+        let request = Request(resource: resource)
         self.init(head: request)
         setBody(request.body)
     }

@@ -96,7 +96,7 @@ public struct Webservice: Sendable {
     /// Its errors name the request, once (``reported(_:of:)``).
     package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (Request, Response) {
         try Task.checkCancellation()
-        let unchecked = Request(resource: resource, addingHeaders: transport.additionalHeaderFields)
+        let unchecked = Request(resource: resource)
         do {
             return try await unreportedExchange(resource, unchecked, streams: streams)
         } catch {
@@ -154,13 +154,12 @@ public struct Webservice: Sendable {
         return (request, response)
     }
 
-    /// The request for `resource` as the transport sends it: with the header fields the transport adds, such as
-    /// configured credentials, which key the cache too; without credentials for a resource that may carry none.
+    /// The request for `resource` as the pipeline gets it: without credentials for a resource that may carry none.
     ///
     /// It throws, before anything is sent, for a header field HTTP forbids. A transport that would add credentials
-    /// of its own to a request without them refuses it (``LoadContext/sendsCredentials``).
+    /// of its own to a request without them adds none, or refuses it (``LoadContext/sendsCredentials``).
     ///
-    /// `request` is `resource`'s, with the transport's header fields. Inlined, like `Transfer(of:)`, into callers that
+    /// `request` is `resource`'s. Inlined, like `Transfer(of:)`, into callers that
     /// have `Resource<A>`'s metadata at hand: called, this generic function looks it up again, hundreds of
     /// instructions a load.
     @inline(__always)

@@ -10,7 +10,7 @@ import Testing
 /// A request as a `curl` command for logs and bug reports, credentials masked.
 @Suite struct CURLDescriptionTests {
     @Test func getIsTheURLAndItsSafeFields() {
-        let request = Request(resource: Episode.all, addingHeaders: [:])
+        let request = Request(resource: Episode.all)
         #expect(
             request.cURLDescription == """
                 curl '\(baseURL.absoluteString)/episodes' \\

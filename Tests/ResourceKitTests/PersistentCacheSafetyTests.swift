@@ -199,7 +199,7 @@ import Testing
             #expect(try await service.load(resource) == Data("echoed".utf8))
         }
         #expect(try secrets([header, query], foundIn: folder.url) == [])
-        let found = try #require(await folder.cache().lookup(Request(resource: resource, addingHeaders: [:])).found)
+        let found = try #require(await folder.cache().lookup(Request(resource: resource)).found)
         #expect(found.response.response.value(forHTTPHeaderField: "X-Note") == "session REDACTED, key REDACTED")
     }
 }

@@ -367,44 +367,6 @@ import Testing
         #expect(await server.count == 3)
     }
 
-    /// The two ways to give a web service a `URLSession` whose configuration adds header fields.
-    enum ConfiguredSession: String, CaseIterable {
-        case configuration, session
-
-        /// A web service whose session adds `headers` to each request, with `cache`.
-        func webservice(adding headers: [String: String], cache: ResponseCache) -> Webservice {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.httpAdditionalHeaders = headers
-            switch self {
-            case .configuration:
-                return Webservice(transport: URLSessionTransport(configuration: configuration), cache: cache)
-            case .session:
-                return Webservice(
-                    transport: URLSessionTransport(session: URLSession(configuration: configuration)), cache: cache)
-            }
-        }
-    }
-
-    @Test(arguments: ConfiguredSession.allCases)
-    func headerFieldsTheSessionAddsArePartOfTheKey(_ session: ConfiguredSession) async throws {
-        let cache = ResponseCache(byteLimit: 1_000_000, now: { TestClock.now })
-        // Nothing listens on port 1: a load that isn't served from the cache fails.
-        let unreachable = try #require(URL(string: "http://127.0.0.1:1"))
-        let stub = service(cache: cache)
-        // A configured User-Agent replaces ResourceKit's default one, so the stored keys are complete.
-        let agent = ["User-Agent": "Tests/1"]
-        let aliceHeaders = agent.merging(["Authorization": "Bearer alice"]) { $1 }
-        #expect(try await load(numbered(headers: aliceHeaders, at: unreachable), with: stub) == "1")
-        #expect(try await load(numbered(headers: agent, at: unreachable), with: stub) == "2")
-        var resource = numbered(at: unreachable)
-        resource.timeout = 10
-        let alice = session.webservice(adding: aliceHeaders, cache: cache)
-        #expect(try await load(resource, with: alice) == "1")
-        let bob = session.webservice(adding: agent.merging(["Authorization": "Bearer bob"]) { $1 }, cache: cache)
-        await #expect(throws: WebserviceError.self) { try await load(resource, with: bob) }
-        #expect(await server.count == 2)
-    }
-
     /// `"caf\u{E9}" == "cafe\u{301}"` for Swift, but they are different bytes, and so different credentials.
     @Test func credentialsThatAreEqualStringsButDifferentBytesDontShareAResponse() async throws {
         let service = service()

@@ -102,27 +102,67 @@ import Testing
         #expect(sink.lengths.withLock { $0 } == [Int64(contents.count)])
     }
 
-    /// A transport that adds a header field of its own and answers with the value it got.
+    /// A transport that adds a header field of its own, `X-Client` or a credential, answers with the value it sent
+    /// and a counter, and says what it sent (`Response.request`).
     private struct Echoing: Transport {
-        var additionalHeaderFields: [String: String] { ["X-Client": "echo/1"] }
+        var field: HeaderField
+        let count = Counter()
+
+        final class Counter: Sendable {
+            private let count = Mutex(0)
+
+            func next() -> Int {
+                count.withLock { count in
+                    count += 1
+                    return count
+                }
+            }
+        }
 
         func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
-            let value = request.value(forHTTPHeaderField: "X-Client") ?? "none"
-            return (
-                Response(statusCode: 200, url: request.url),
-                ResponseBody(
-                    AsyncThrowingStream { continuation in
-                        continuation.yield(Data(value.utf8))
-                        continuation.finish()
-                    })
-            )
+            var sent = request
+            if sent.value(forHTTPHeaderField: field.name) == nil { sent.headerFields.append(field) }
+            let value = sent.value(forHTTPHeaderField: field.name) ?? "none"
+            let number = count.next()
+            var response = Response(
+                statusCode: 200, headers: ["Cache-Control": "max-age=60"], url: request.url)
+            response.request = sent
+            return (response, ResponseBody(Data("\(value) \(number)".utf8)))
         }
     }
 
     @Test func theWebServiceSendsTheTransportsOwnHeaderFields() async throws {
-        #expect(
-            try await Webservice(transport: Echoing()).load(Resource<String>(url: Self.url, textEncoding: .utf8))
-                == "echo/1")
+        let transport = Echoing(field: HeaderField(name: "X-Client", value: "echo/1"))
+        let resource = Resource<String>(url: Self.url, textEncoding: .utf8)
+        #expect(try await Webservice(transport: transport).load(resource) == "echo/1 1")
+    }
+
+    /// A response to a request its transport added a credential to is kept for that web service alone: the cache's
+    /// key can't tell it from the same request with another credential. A field that carries none keys nothing.
+    @Test func aResponseToCredentialsTheTransportAddedAnswersOnlyItsOwnWebService() async throws {
+        let cache = ResponseCache(byteLimit: 100_000)
+        let resource = Resource<String>(url: Self.url, textEncoding: .utf8)
+        let alice = Webservice(
+            transport: Echoing(field: HeaderField(name: "Authorization", value: "alice")), cache: cache)
+        let bob = Webservice(transport: Echoing(field: HeaderField(name: "Authorization", value: "bob")), cache: cache)
+        #expect(try await alice.load(resource) == "alice 1")
+        #expect(try await bob.load(resource) == "bob 1")
+        #expect(try await alice.load(resource) == "alice 1")
+        #expect(try await bob.load(resource) == "bob 1")
+        #expect(await cache.count == 2)
+        // Not on disk: a response kept for one web service is kept in memory only.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = Webservice(
+            transport: Echoing(field: HeaderField(name: "Authorization", value: "carol")),
+            cache: try ResponseCache(directory: directory, byteLimit: 100_000))
+        #expect(try await disk.load(resource) == "carol 1")
+        #expect(try await disk.load(resource) == "carol 2")
+        // A field that carries no credential: one web service's response answers another's.
+        let agent = HeaderField(name: "User-Agent", value: "echo/1")
+        let shared = ResponseCache(byteLimit: 100_000)
+        #expect(try await Webservice(transport: Echoing(field: agent), cache: shared).load(resource) == "echo/1 1")
+        #expect(try await Webservice(transport: Echoing(field: agent), cache: shared).load(resource) == "echo/1 1")
     }
 
     @Test func collectStopsAtItsLimitWithATypedError() async throws {

@@ -51,16 +51,10 @@ import Testing
     /// `URLRequest`, which keeps one value per name, joins them.
     @Test func namesThatDifferOnlyInCaseAreOneFieldWithBothValues() throws {
         let resource = Resource<Data>(url: baseURL, headers: ["X-Trace": "a", "x-trace": "b"]) { $0 }
-        #expect(Set(Request(resource: resource, addingHeaders: [:]).headerFields.map(\.value)) == ["a", "b"])
+        #expect(Set(Request(resource: resource).headerFields.map(\.value)) == ["a", "b"])
         let fields = try #require(URLRequest(resource: resource).allHTTPHeaderFields)
         #expect(fields.count == 1)
         #expect(["a,b", "b,a"].contains(fields.values.first))
-    }
-
-    @Test func transportFieldsAreAddedUnlessTheResourceSetsThem() {
-        let resource = Resource<Data>(url: baseURL, headers: ["user-agent": "Mine/1"]) { $0 }
-        let request = Request(resource: resource, addingHeaders: ["User-Agent": "ResourceKit", "X-Client": "1"])
-        #expect(request.headerFields.dictionary == ["user-agent": "Mine/1", "X-Client": "1"])
     }
 
     /// The public conversion, for a transport of yours built on `URLSession`: a file body goes along as a stream with

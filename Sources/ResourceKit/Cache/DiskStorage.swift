@@ -74,7 +74,8 @@ struct DiskStorage: CacheStorage {
     var count: Int { files.count }
 
     mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
-        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return nil }
+        // A response kept for one web service alone is kept in no file: another process is another web service.
+        guard key.service == nil, let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return nil }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         guard files[name] != nil else { return nil }
         do {
@@ -99,7 +100,7 @@ struct DiskStorage: CacheStorage {
     }
 
     mutating func insert(_ entry: ResponseCache.Entry, for key: ResponseCache.Key) {
-        guard let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
+        guard key.service == nil, let keyBytes = try? CacheFile.keyBytes(key, salt: salt) else { return }
         let name = EntryName(key, keyBytes: keyBytes, salt: salt)
         drop(name)
         guard let head = try? CacheFile.head(of: entry, key: keyBytes, url: key.url, secrets: key.secrets) else {

@@ -65,20 +65,28 @@ public final class ResponseCache: Sendable {
         try await store.removeAll()
     }
 
-    /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response: see
-    /// ``Store/lookup(_:)``.
-    func lookup(_ request: Request) async -> (found: Found?, generation: Int) {
-        await store.lookup(request)
+    /// What the cache holds for `request` sent by `service`, fresh or stale, and the cache's generation for storing
+    /// its response: see ``Store/lookup(_:service:)``.
+    func lookup(_ request: Request, service: Webservice.Identity? = nil) async -> (found: Found?, generation: Int) {
+        await store.lookup(request, service: service)
     }
 
-    /// The stored response for `request`, made fresh again by a `304`: see ``Store/revalidate(_:with:generation:)``.
-    func revalidate(_ request: Request, with notModified: Response, generation: Int) async -> StoredResponse? {
-        await store.revalidate(request, with: notModified, generation: generation)
+    /// The stored response `found` for `request`, made fresh again by a `304`: see
+    /// ``Store/revalidate(_:kept:with:generation:)``.
+    func revalidate(_ request: Request, found: Found, with notModified: Response, generation: Int) async
+        -> StoredResponse?
+    {
+        await store.revalidate(request, kept: found.keptFor, with: notModified, generation: generation)
     }
 
-    /// Stores `response` for `request` if it may be stored: see ``Store/record(_:for:generation:)``.
-    func record(_ response: StoredResponse, for request: Request, generation: Int) async {
-        await store.record(response, for: request, generation: generation)
+    /// Stores `response` for `request` if it may be stored: see ``Store/record(_:for:keptFor:generation:)``.
+    func record(
+        _ response: StoredResponse,
+        for request: Request,
+        keptFor: Webservice.Identity? = nil,
+        generation: Int
+    ) async {
+        await store.record(response, for: request, keptFor: keptFor, generation: generation)
     }
 
     /// Whether the cache's work runs on its own queue: for tests.
@@ -134,15 +142,19 @@ extension ResponseCache {
             try storage.removeAll()
         }
 
-        /// What the cache holds for `request`, fresh or stale, and the cache's generation for storing its response.
+        /// What the cache holds for `request` sent by `service`, fresh or stale, and the cache's generation for
+        /// storing its response.
         ///
-        /// The stored response is `nil` when the request doesn't read the cache or nothing is stored; finding one
-        /// counts as a use.
-        func lookup(_ request: Request) -> (found: Found?, generation: Int) {
-            guard request.readsCache, let key = Key(request), let entry = storage.entry(for: key) else {
-                return (nil, generation)
+        /// A response kept for `service` alone comes first (``Key/service``). The stored response is `nil` when the
+        /// request doesn't read the cache or nothing is stored; finding one counts as a use.
+        func lookup(_ request: Request, service: Webservice.Identity?) -> (found: Found?, generation: Int) {
+            guard request.readsCache else { return (nil, generation) }
+            for keptFor in [service, nil] where keptFor == nil || keptForServices > 0 {
+                if let key = Key(request, keptFor: keptFor), let entry = storage.entry(for: key) {
+                    return (Found(response: entry.response, age: age(of: entry), keptFor: keptFor), generation)
+                }
             }
-            return (Found(response: entry.response, age: age(of: entry)), generation)
+            return (nil, generation)
         }
 
         /// The seconds since `entry` arrived, plus the `Age` it arrived with.
@@ -155,8 +167,13 @@ extension ResponseCache {
         ///
         /// The 304's header fields replace the stored ones (RFC 9111, section 4.3.4), so its `Cache-Control` sets the
         /// new lifetime.
-        func revalidate(_ request: Request, with notModified: Response, generation: Int) -> StoredResponse? {
-            guard generation == self.generation, let key = Key(request),
+        func revalidate(
+            _ request: Request,
+            kept keptFor: Webservice.Identity?,
+            with notModified: Response,
+            generation: Int
+        ) -> StoredResponse? {
+            guard generation == self.generation, let key = Key(request, keptFor: keptFor),
                 var response = storage.entry(for: key)?.response
             else { return nil }
             let updates = notModified.headers.filter {
@@ -182,10 +199,16 @@ extension ResponseCache {
         /// - Parameters:
         ///   - response: The response the transport returned.
         ///   - request: The request it answers.
-        ///   - generation: The generation ``lookup(_:)`` gave the load: after a ``removeAll()`` since, nothing is
-        ///     stored.
-        func record(_ response: StoredResponse, for request: Request, generation: Int) {
-            guard let key = Key(request) else {
+        ///   - keptFor: The web service it is kept for alone, `nil` for any (``Key/service``).
+        ///   - generation: The generation ``lookup(_:service:)`` gave the load: after a ``removeAll()`` since, nothing
+        ///     is stored.
+        func record(
+            _ response: StoredResponse,
+            for request: Request,
+            keptFor: Webservice.Identity?,
+            generation: Int
+        ) {
+            guard let key = Key(request, keptFor: keptFor) else {
                 // An unsafe method that succeeded may have changed what a GET of the same URL returns; a safe one, such
                 // as the `HEAD` that probes for the network, changed nothing (RFC 9111, section 4.4).
                 if response.statusCode < 400, !Self.safeMethods.contains(request.method) {
@@ -208,8 +231,14 @@ extension ResponseCache {
         /// Stores `response` under `key` if it may be stored at all, making room for it.
         private func store(_ response: StoredResponse, for key: Key) {
             guard response.isStorable, key.byteCount + response.byteCount <= byteLimit else { return }
+            let before = storage.count
             storage.insert(Entry(response: response, stored: now()), for: key)
+            if key.service != nil, storage.count > before { keptForServices += 1 }
         }
+
+        /// How many responses were ever kept for one web service alone: while there are none, a lookup looks for
+        /// none.
+        private var keptForServices = 0
 
         /// The most background revalidations in flight at once.
         ///
@@ -224,17 +253,21 @@ extension ResponseCache {
         /// when the cache is released: the directory of a persistent cache can be opened again at once.
         func revalidateInBackground(
             _ request: Request,
+            found: Found,
+            service: Webservice.Identity,
             generation: Int,
             hasValidators: Bool,
             send: @escaping @Sendable () async throws -> Response,
             revalidated: @escaping @Sendable () -> Void
         ) {
-            guard let key = Key(request), revalidations[key] == nil, revalidations.count < Self.maxRevalidations else {
+            guard let key = Key(request, keptFor: found.keptFor), revalidations[key] == nil, revalidations.count < Self.maxRevalidations else {
                 return
             }
             revalidations[key] = Task { [weak self] in
                 let response = try? await send()
-                await self?.settle(key, request, response, generation: generation, hasValidators: hasValidators) {
+                await self?.settle(
+                    key, request, response, service: service, generation: generation, hasValidators: hasValidators
+                ) {
                     revalidated()
                 }
             }
@@ -245,6 +278,7 @@ extension ResponseCache {
             _ key: Key,
             _ request: Request,
             _ response: Response?,
+            service: Webservice.Identity,
             generation: Int,
             hasValidators: Bool,
             revalidated: () -> Void
@@ -252,9 +286,12 @@ extension ResponseCache {
             revalidations[key] = nil
             guard let response else { return }
             if response.statusCode == 304, hasValidators {
-                if revalidate(request, with: response, generation: generation) != nil { revalidated() }
+                if revalidate(request, kept: key.service, with: response, generation: generation) != nil {
+                    revalidated()
+                }
             } else if let stored = StoredResponse(response) {
-                record(stored, for: request, generation: generation)
+                let keptFor = Key.keptFor(request, answeredBy: response, service: service)
+                record(stored, for: request, keptFor: keptFor, generation: generation)
             }
         }
 
@@ -274,6 +311,8 @@ extension ResponseCache {
         var response: StoredResponse
         /// Its age in seconds: the time since it arrived or was confirmed, plus the `Age` it arrived with.
         var age: TimeInterval
+        /// The web service it is kept for alone, `nil` for any (``Key/service``).
+        var keptFor: Webservice.Identity?
 
         /// Whether HTTP lets it answer without asking the server.
         var isFresh: Bool { age < response.freshnessLifetime }
@@ -366,13 +405,30 @@ extension ResponseCache {
     struct Key: Hashable, Sendable {
         var url: String
         var headers: [[UInt8]: [UInt8]]
+        /// The web service whose transport added credentials to the request, such as a session's configured
+        /// `Authorization` (``Response/request``), and which alone is answered with the response: the key can't
+        /// tell that request from one sent with other credentials. It is kept in memory only. `nil` for any.
+        var service: Webservice.Identity?
 
         /// The key for a `GET` request, or `nil` for any other method or a request without a URL.
-        init?(_ request: Request) {
+        init?(_ request: Request, keptFor service: Webservice.Identity? = nil) {
             guard request.method == "GET" else { return nil }
             // A URL's text is ASCII: URL percent-encodes the rest.
             url = request.url.absoluteString
             headers = request.headerFields.keyBytes(excluding: "Cache-Control")
+            self.service = service
+        }
+
+        /// `service` when the transport added to `request` a header field that may carry a credential (one that
+        /// isn't safe to send anywhere), as `response`'s ``Response/request`` shows; otherwise `nil`.
+        static func keptFor(_ request: Request, answeredBy response: Response, service: Webservice.Identity)
+            -> Webservice.Identity?
+        {
+            guard let sent = response.request else { return nil }
+            let added = sent.headerFields.contains { field in
+                !isSafeHeader(field.name) && request.value(forHTTPHeaderField: field.name) == nil
+            }
+            return added ? service : nil
         }
 
         /// The credentials of the request the key was made from (``Redaction/secrets(of:)``), which its response may

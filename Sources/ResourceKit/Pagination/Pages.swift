@@ -64,7 +64,7 @@ struct Pages<Page: Sendable>: Sendable {
             init<A>(_ resource: Resource<A>) {
                 method = resource.method
                 // The fragment is never sent: `…/loop#1` and `…/loop#2` are one request. Cut at the first `#`, a byte.
-                let text = Request(resource: resource, addingHeaders: [:]).url.absoluteString.utf8
+                let text = Request(resource: resource).url.absoluteString.utf8
                 url = String(decoding: text.prefix { $0 != UInt8(ascii: "#") }, as: UTF8.self)
             }
         }
@@ -118,7 +118,7 @@ struct Pages<Page: Sendable>: Sendable {
                 var next = resource
                 next.url = target
                 next.queryItems = []
-                if Origin(Request(resource: resource, addingHeaders: [:]).url) != Origin(target) {
+                if Origin(Request(resource: resource).url) != Origin(target) {
                     guard resource.method.body == nil, resource.bodyFile == nil else {
                         let reason = "The next link leads to another origin, where the request's body isn't sent."
                         throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])

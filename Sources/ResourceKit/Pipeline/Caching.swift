@@ -24,7 +24,7 @@ struct Caching: Middleware {
             guard policy != .storedOnly else { throw WebserviceError(.notStored) }
             return try await next(request, context)
         }
-        let (found, generation) = await cache.lookup(request)
+        let (found, generation) = await cache.lookup(request, service: context.service)
         guard let found else {
             guard policy != .storedOnly else { throw WebserviceError(.notStored) }
             return try await load(request, context: context, generation: generation, next: next)
@@ -54,7 +54,8 @@ struct Caching: Middleware {
         }
         if response.statusCode == 304, !found.response.validators.isEmpty {
             // The response the 304 confirms: as the cache updated it, or as it was if the cache dropped it meanwhile.
-            let stored = await cache.revalidate(request, with: response, generation: generation) ?? found.response
+            let stored =
+                await cache.revalidate(request, found: found, with: response, generation: generation) ?? found.response
             context.report(.revalidated, for: request)
             var answer = try Self.answer(stored, to: request, context: context)
             answer.attempts = response.attempts
@@ -63,21 +64,23 @@ struct Caching: Middleware {
         if fallsBack, Self.serverErrors.contains(response.statusCode) {
             return try answer(found, to: request, policy: policy, context: context)
         }
-        await record(response, for: request, generation: generation)
+        await record(response, for: request, context: context, generation: generation)
         return response
     }
 
     /// Sends `request` and keeps its response, when the server allows.
     private func load(_ request: Request, context: LoadContext, generation: Int, next: Next) async throws -> Response {
         let response = try await next(request, context)
-        await record(response, for: request, generation: generation)
+        await record(response, for: request, context: context, generation: generation)
         return response
     }
 
-    private func record(_ response: Response, for request: Request, generation: Int) async {
-        if let stored = ResponseCache.StoredResponse(response) {
-            await cache.record(stored, for: request, generation: generation)
-        }
+    /// Keeps `response` for `request` when the server allows: for this web service alone when its transport added
+    /// credentials to the request (``ResponseCache/Key/service``).
+    private func record(_ response: Response, for request: Request, context: LoadContext, generation: Int) async {
+        guard let stored = ResponseCache.StoredResponse(response) else { return }
+        let keptFor = ResponseCache.Key.keptFor(request, answeredBy: response, service: context.service)
+        await cache.record(stored, for: request, keptFor: keptFor, generation: generation)
     }
 
     /// The longest a background revalidation may take, in seconds, a place under the load limit included.
@@ -124,7 +127,7 @@ struct Caching: Middleware {
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
         await cache.store.revalidateInBackground(
-            request, generation: generation, hasValidators: !found.response.validators.isEmpty
+            request, found: found, service: context.service, generation: generation, hasValidators: !found.response.validators.isEmpty
         ) { [context, sent] in
             try await Timeout.run(within: Self.backgroundTimeout, sent, context: context, next)
         } revalidated: { [context] in

@@ -35,7 +35,7 @@ struct Sending: Sendable {
             let standardized = Self.standardized(error, of: request)
             throw (standardized as? WebserviceError)?.counting(attempts: context.attempt) ?? standardized
         }
-        response.request = request
+        if response.request == nil { response.request = request }
         response.attempts = context.attempt
         // A `206` answers a `Range`: to a download that asked for none, it is part of a file, never the file.
         if context.transfer?.destination != nil, response.statusCode == 206,

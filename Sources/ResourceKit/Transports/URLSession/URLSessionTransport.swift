@@ -25,8 +25,9 @@ public final class URLSessionTransport: Transport {
     private let ownsSession: Bool
     /// The trust policies by host, which refuse some URLs unsent (``CheckedTrust/check(_:)``); `nil` without one.
     private let trust: TrustHosts<CheckedTrust>?
-    /// The header fields sent with each request that doesn't set them itself.
-    public let additionalHeaderFields: [String: String]
+    /// The header fields this transport adds to each request that doesn't set them itself: its configuration's
+    /// `httpAdditionalHeaders`, and for a session of its own a default `User-Agent`.
+    private let headerFields: [HeaderField]
 
     /// Creates a transport with its own session for `configuration`.
     ///
@@ -77,7 +78,7 @@ public final class URLSessionTransport: Transport {
     ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
-        additionalHeaderFields = Self.additionalHeaders(of: configuration, adding: ["User-Agent": defaultUserAgent])
+        headerFields = Self.headerFields(of: configuration, adding: ["User-Agent": defaultUserAgent])
         configuration.httpAdditionalHeaders = nil
         session = URLSession(
             configuration: configuration,
@@ -106,7 +107,7 @@ public final class URLSessionTransport: Transport {
         self.session = session
         ownsSession = false
         trust = nil
-        additionalHeaderFields = Self.additionalHeaders(of: session.configuration, adding: [:])
+        headerFields = Self.headerFields(of: session.configuration, adding: [:])
     }
 
     /// Whether the session would add credentials to a request for `url` that the request can't leave out: header
@@ -130,13 +131,32 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Sends `request` as it is: ``Webservice`` set the header fields this transport adds, or took them off.
+    /// Sends `request` with the header fields of its configuration that it doesn't set itself (only the safe ones when
+    /// it may carry no credentials), and returns that request as the response's ``Response/request``.
     ///
     /// With its own session, the head comes as soon as it arrives and the body follows as the session reads it; with
     /// a caller's session, the body comes whole, and a ``LoadContext/maxBodySize`` stops it early. A request that may
     /// carry no credentials (``LoadContext/sendsCredentials``) is refused, unsent, when the session would add its own
     /// that the request can't leave out: a caller's session's header fields, or cookies on Linux.
     public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+        let sent = adding(headerFields, to: request, context: context)
+        var (response, body) = try await transmit(sent, context: context)
+        response.request = sent
+        return (response, body)
+    }
+
+    /// `request` with the fields of `added` it doesn't set itself; without those that aren't safe to send anywhere
+    /// (credentials) when the request may carry none.
+    private func adding(_ added: [HeaderField], to request: Request, context: LoadContext) -> Request {
+        var request = request
+        for field in added where request.value(forHTTPHeaderField: field.name) == nil {
+            if context.sendsCredentials || isSafeHeader(field.name) { request.headerFields.append(field) }
+        }
+        return request
+    }
+
+    /// Sends `request`, with the header fields this transport adds, through the session.
+    private func transmit(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         var sent = URLRequest(head: request)
         try sent.requireHTTP()
         try requireSecure(sent)
@@ -187,14 +207,13 @@ public final class URLSessionTransport: Transport {
 
     /// `defaults` with the configuration's `httpAdditionalHeaders` as strings, which win over a default of the same
     /// name in any letter case.
-    private static func additionalHeaders(
+    private static func headerFields(
         of configuration: URLSessionConfiguration,
         adding defaults: [String: String]
-    ) -> [String: String] {
-        var fields = defaults
+    ) -> [HeaderField] {
+        var fields = defaults.map { HeaderField(name: $0.key, value: $0.value) }
         for case (let name as String, let value) in configuration.httpAdditionalHeaders ?? [:] {
-            fields = fields.filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
-            fields[name] = value as? String ?? String(describing: value)
+            fields.set(value as? String ?? String(describing: value), named: name)
         }
         return fields
     }
