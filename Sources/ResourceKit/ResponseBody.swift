@@ -1,9 +1,5 @@
 import Foundation
 
-#if AsyncHTTPClient
-    import NIOCore
-#endif
-
 /// A response body as a transport delivers it: whole, or as chunks while they arrive.
 ///
 /// A ``Transport`` returns it with the response's head from ``Transport/send(_:context:)``; ``Webservice`` then reads
@@ -35,32 +31,20 @@ public struct ResponseBody: Sendable {
 
     /// A body whose chunks `chunks` delivers as they arrive; it is read once, one chunk at a time, so a slow reader
     /// slows the sequence down.
-    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+    ///
+    /// A chunk is any contiguous bytes, such as `Data` or an HTTP client's own buffers (SwiftNIO's `ByteBufferView`),
+    /// which are read in place. Whatever the sequence holds, such as the client that reads it, stays alive until the
+    /// body's reader, or the body if nobody reads it, is gone.
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element: ContiguousBytes & Sendable {
         storage = .chunks {
             var iterator = chunks.makeAsyncIterator()
-            return ChunkReader { try await iterator.next().map(Chunk.data) }
+            return ChunkReader { try await iterator.next().map(Chunk.init) }
         }
-    }
-
-    /// A body whose chunks `reader` makes.
-    init(reader: @escaping @Sendable () -> ChunkReader) {
-        storage = .chunks(reader)
     }
 
     /// A body that a transport writes into `channel`.
     init(_ channel: BodyChannel) {
         storage = .channel(BodyChannel.Hold(channel))
-    }
-
-    /// This body, keeping `holder` alive until its reader, or the body itself if nobody reads it, is gone.
-    func holding(_ holder: some AnyObject & Sendable) -> ResponseBody {
-        ResponseBody(reader: {
-            let reader = self.reader()
-            return ChunkReader {
-                withExtendedLifetime(holder) {}
-                return try await reader.next()
-            }
-        })
     }
 
     /// Stops a body nobody will read, with `error`: a transport writing it on its own thread stops the transfer.
@@ -122,9 +106,7 @@ public struct ResponseBody: Sendable {
                 if reader == nil { reader = body.reader() }
                 switch try await reader?.next() {
                 case .data(let data): return data
-                #if AsyncHTTPClient
-                    case .buffer(let buffer): return Data(buffer.readableBytesView)
-                #endif
+                case .bytes(let bytes): return bytes.withUnsafeBytes { Data($0) }
                 case nil: return nil
                 }
             }
@@ -156,20 +138,28 @@ public struct ResponseBody: Sendable {
     }
 }
 
-/// One chunk of a body, as its transport hands it over: `Data`, or AsyncHTTPClient's own buffer, read in place.
-enum Chunk {
+/// One chunk of a body, as its transport hands it over: `Data`, or other contiguous bytes, such as an HTTP client's
+/// own buffer, read in place.
+enum Chunk: ContiguousBytes, Sendable {
     case data(Data)
-    #if AsyncHTTPClient
-        case buffer(ByteBuffer)
-    #endif
+    case bytes(any ContiguousBytes & Sendable)
+
+    /// The chunk of `bytes`.
+    init(_ bytes: some ContiguousBytes & Sendable) {
+        if let data = bytes as? Data {
+            self = .data(data)
+        } else if let chunk = bytes as? Chunk {
+            self = chunk
+        } else {
+            self = .bytes(bytes)
+        }
+    }
 
     /// The number of bytes.
     var count: Int {
         switch self {
         case .data(let data): data.count
-        #if AsyncHTTPClient
-            case .buffer(let buffer): buffer.readableBytes
-        #endif
+        case .bytes(let bytes): bytes.withUnsafeBytes(\.count)
         }
     }
 
@@ -177,9 +167,7 @@ enum Chunk {
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch self {
         case .data(let data): try data.withUnsafeBytes(body)
-        #if AsyncHTTPClient
-            case .buffer(let buffer): try buffer.withUnsafeReadableBytes(body)
-        #endif
+        case .bytes(let bytes): try bytes.withUnsafeBytes(body)
         }
     }
 }

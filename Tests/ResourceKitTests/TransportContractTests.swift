@@ -137,8 +137,10 @@ import Testing
         #expect(try await Webservice(transport: transport).load(resource) == "echo/1 1")
     }
 
-    /// A response to a request its transport added a credential to is kept for that web service alone: the cache's
-    /// key can't tell it from the same request with another credential. A field that carries none keys nothing.
+    /// A response to a request its transport added a credential to is kept for that web service alone.
+    ///
+    /// The cache's key can't tell it from the same request with another credential. A field that carries none keys
+    /// nothing.
     @Test func aResponseToCredentialsTheTransportAddedAnswersOnlyItsOwnWebService() async throws {
         let cache = ResponseCache(byteLimit: 100_000)
         let resource = Resource<String>(url: Self.url, textEncoding: .utf8)

@@ -260,7 +260,9 @@ extension ResponseCache {
             send: @escaping @Sendable () async throws -> Response,
             revalidated: @escaping @Sendable () -> Void
         ) {
-            guard let key = Key(request, keptFor: found.keptFor), revalidations[key] == nil, revalidations.count < Self.maxRevalidations else {
+            guard let key = Key(request, keptFor: found.keptFor), revalidations[key] == nil,
+                revalidations.count < Self.maxRevalidations
+            else {
                 return
             }
             revalidations[key] = Task { [weak self] in
@@ -405,9 +407,11 @@ extension ResponseCache {
     struct Key: Hashable, Sendable {
         var url: String
         var headers: [[UInt8]: [UInt8]]
-        /// The web service whose transport added credentials to the request, such as a session's configured
-        /// `Authorization` (``Response/request``), and which alone is answered with the response: the key can't
-        /// tell that request from one sent with other credentials. It is kept in memory only. `nil` for any.
+        /// The web service that alone is answered with the response, `nil` for any.
+        ///
+        /// It is the web service whose transport added credentials to the request, such as a session's configured
+        /// `Authorization` (``Response/request``): the key can't tell that request from one sent with other
+        /// credentials. Such a response is kept in memory only.
         var service: Webservice.Identity?
 
         /// The key for a `GET` request, or `nil` for any other method or a request without a URL.

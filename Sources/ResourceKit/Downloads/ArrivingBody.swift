@@ -1,9 +1,5 @@
 import Foundation
 
-#if AsyncHTTPClient
-    import NIOCore
-    import NIOFoundationCompat
-#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -34,11 +30,6 @@ struct ArrivingBody {
     private var counter: ProgressCounter
     /// The bytes ``data`` has room for, as far as ``reserve(_:)`` made it.
     private var reserved = 0
-    #if AsyncHTTPClient
-        /// AsyncHTTPClient's buffers of a body kept in memory, gathered as its own `collect(upTo:)` does: in a buffer
-        /// that grows in place where the allocator can, handed over without a copy at the end.
-        private var buffers: ByteBuffer?
-    #endif
 
     /// A body gathered in memory, without a limit or progress.
     init() {
@@ -101,12 +92,6 @@ struct ArrivingBody {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         if let length, counter.bytes + Int64(bytes.count) > length { throw Self.overrun }
-        #if AsyncHTTPClient
-            if let gathered = buffers {
-                data = Data(buffer: gathered)
-                buffers = nil
-            }
-        #endif
         if let file {
             try file.append(bytes)
         } else if data.count < keeps, let start = bytes.baseAddress {
@@ -132,28 +117,16 @@ struct ArrivingBody {
     }
 
     /// ``append(_:)`` for a chunk as its transport handed it over: for a body kept in memory, a first `Data` is kept
-    /// as it is, and AsyncHTTPClient's buffers are gathered as they are; other bytes are copied as they arrive.
+    /// as it is; other bytes are copied as they arrive.
     mutating func append(_ chunk: Chunk) throws -> DueProgress? {
-        guard file == nil, data.isEmpty, keeps == .max else { return try chunk.withUnsafeBytes { try append($0) } }
-        if let maxBodySize, counter.bytes + Int64(chunk.count) > Int64(maxBodySize) {
+        guard case .data(let first) = chunk, file == nil, data.isEmpty, keeps == .max else {
+            return try chunk.withUnsafeBytes { try append($0) }
+        }
+        if let maxBodySize, counter.bytes + Int64(first.count) > Int64(maxBodySize) {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
-        switch chunk {
-        case .data(let first):
-            #if AsyncHTTPClient
-                guard buffers == nil else { return try first.withUnsafeBytes { try append($0) } }
-            #endif
-            data = first
-        #if AsyncHTTPClient
-            case .buffer(var buffer):
-                // A `ByteBuffer` holds at most 4 GiB; a body that grows past half of that goes on in `Data`.
-                guard counter.bytes + Int64(buffer.readableBytes) <= Int64(UInt32.max / 2) else {
-                    return try buffer.withUnsafeReadableBytes { try append($0) }
-                }
-                if buffers == nil { buffers = buffer } else { buffers?.writeBuffer(&buffer) }
-        #endif
-        }
-        return counter.add(chunk.count)
+        data = first
+        return counter.add(first.count)
     }
 
     /// A download's body that passes the length it was announced: the server's fault, so its file is removed.
@@ -181,9 +154,6 @@ struct ArrivingBody {
         // close the descriptor, which may belong to another file by then, a second time.
         let file = self.file
         self.file = nil
-        #if AsyncHTTPClient
-            if let buffers { return (Data(buffer: buffers), counter.end(), try file?.close()) }
-        #endif
         return (data, counter.end(), try file?.close())
     }
 

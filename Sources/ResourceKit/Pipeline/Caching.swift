@@ -127,7 +127,8 @@ struct Caching: Middleware {
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
         await cache.store.revalidateInBackground(
-            request, found: found, service: context.service, generation: generation, hasValidators: !found.response.validators.isEmpty
+            request, found: found, service: context.service, generation: generation,
+            hasValidators: !found.response.validators.isEmpty
         ) { [context, sent] in
             try await Timeout.run(within: Self.backgroundTimeout, sent, context: context, next)
         } revalidated: { [context] in

@@ -22,11 +22,28 @@ struct Limiting: Middleware {
         }
         // A stream keeps its place until its body ends or is dropped: its connection is in use until then.
         if case .success(var response) = outcome, let body = response.stream {
-            response.stream = body.holding(Place(limiter: limiter))
+            response.stream = ResponseBody(Held(body: body, place: Place(limiter: limiter)))
             return response
         }
         limiter.leave()
         return try outcome.get()
+    }
+
+    /// A stream's body, which holds its place until its reader, or the body if nobody reads it, is gone.
+    private struct Held: AsyncSequence, Sendable {
+        let body: ResponseBody
+        let place: Place
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let reader: ChunkReader
+            let place: Place
+
+            func next() async throws -> Chunk? { try await reader.next() }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(reader: body.reader(), place: place)
+        }
     }
 
     /// A stream's place under the limit, given back when the last holder lets it go, before its `deinit` returns:

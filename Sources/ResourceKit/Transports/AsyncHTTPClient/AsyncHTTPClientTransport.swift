@@ -118,19 +118,9 @@
                 }
                 if encoded { try Self.checkContentEncoding(of: response, url: url) }
                 let head = Response(statusCode: Int(response.status.code), fields: fields, body: Data(), url: url)
-                let body = response.body
-                let arriving = ResponseBody {
-                    var buffers = body.makeAsyncIterator()
-                    return ChunkReader {
-                        do {
-                            return try await buffers.next().map(Chunk.buffer)
-                        } catch {
-                            throw Self.translateBodyError(error, maxBodySize: maxBodySize, url: url)
-                        }
-                    }
-                }
                 // A client of the transport's own stays up until the body is read, even if the transport is gone.
-                return (head, owner.map { arriving.holding($0) } ?? arriving)
+                let body = ArrivingBuffers(body: response.body, owner: owner, maxBodySize: maxBodySize, url: url)
+                return (head, ResponseBody(body))
             }
             throw URLError(
                 .httpTooManyRedirects,
@@ -432,6 +422,32 @@
                 counter.add(count)?.report()
                 return buffer
             }
+        }
+    }
+    /// The buffers of a response's body, read in place, its errors as the web service reports them; it holds the
+    /// transport's own client, if it has one, until the body is read.
+    private struct ArrivingBuffers: AsyncSequence, Sendable {
+        let body: HTTPClientResponse.Body
+        let owner: ClientOwner?
+        let maxBodySize: Int?
+        let url: URL
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var buffers: HTTPClientResponse.Body.AsyncIterator
+            let sequence: ArrivingBuffers
+
+            mutating func next() async throws -> ByteBufferView? {
+                do {
+                    return try await buffers.next()?.readableBytesView
+                } catch {
+                    throw AsyncHTTPClientTransport.translateBodyError(
+                        error, maxBodySize: sequence.maxBodySize, url: sequence.url)
+                }
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(buffers: body.makeAsyncIterator(), sequence: self)
         }
     }
 #endif
