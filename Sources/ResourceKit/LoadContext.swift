@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
-/// resource's name, the deadline, the body limit, the attempt, and the file to upload.
+/// resource's name, the deadline, the body limit, the attempt, the cache policy, the observer and the web service.
 ///
 /// ``Webservice/load(_:)->A`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
 /// counts its attempts. See <doc:MiddlewareChain>.
@@ -19,14 +19,16 @@ import Foundation
 public struct LoadContext: Sendable {
     /// The resource's ``Resource/name``, for logs and for middleware that match on it.
     public var name: String?
-    /// When the resource's ``Resource/timeout`` passes; `nil` without one.
-    var deadline: Deadline?
+    /// When the resource's ``Resource/timeout`` passes, `nil` without one: set by the web service, and moved earlier by
+    /// a layer that must answer before it, as the cache does with a stored response (<doc:WorkingOffline>).
+    public var deadline: Deadline?
     /// The resource's ``Resource/maxBodySize``: the largest body the transport may accept, in bytes.
     public var maxBodySize: Int?
     /// The attempt this request is, from 1; ``RetryPolicy`` counts it up.
     public var attempt = 1
-    /// The web service's `observer`, which the pipeline's layers report to.
-    var observer: (@Sendable (WebserviceEvent) -> Void)?
+    /// The web service's `observer`, which the pipeline's layers report to (``report(_:for:)``); a middleware may
+    /// wrap it to see every event of the load, as the telemetry middleware do.
+    public var observer: (@Sendable (WebserviceEvent) -> Void)?
     /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory
     /// without progress.
     var transfer: Transfer?
@@ -37,7 +39,7 @@ public struct LoadContext: Sendable {
     /// `WebserviceError(.credentialsRefused)`.
     public internal(set) var sendsCredentials = true
     /// How the load uses the cache: the resource's ``Resource/cachePolicy``.
-    var cachePolicy = CachePolicy.http
+    public var cachePolicy = CachePolicy.http
     #if Tracing
         /// The tracer and the caller's trace that `DistributedTracing` hands to the layer that traces each request the
         /// transport gets; `nil` without it.
@@ -45,9 +47,9 @@ public struct LoadContext: Sendable {
         /// The span of the load, for ``DistributedTracing`` when the caller has no trace; the web service ends it.
         var loadSpan: LoadSpan?
     #endif
-    /// The web service the load runs in, for ``Deduplication``: loads share a response only when they would send the
-    /// same bytes through the same middleware and transport.
-    let service: Webservice.Identity
+    /// The web service the load runs in: loads share a response (``Deduplication``), or a response to credentials a
+    /// transport added (<doc:Caching>), only within one web service, whose middleware and transport are the same.
+    public let service: Webservice.Identity
 
     /// A context for a load of its own, with no limit, timeout or observer: for calling a transport's
     /// ``Transport/send(_:context:)`` yourself, as a test does.
@@ -69,8 +71,9 @@ public struct LoadContext: Sendable {
     /// ``Resource/progress``.
     public var progress: (@Sendable (TransferProgress) -> Void)? { transfer?.progress }
 
-    /// Tells the observer, if there is one, that `kind` happened to `request`.
-    func report(_ kind: WebserviceEvent.Kind, for request: Request) {
+    /// Tells the observer, if there is one, that `kind` happened to `request`: what every layer that has something to
+    /// report calls, a middleware of yours included.
+    public func report(_ kind: WebserviceEvent.Kind, for request: Request) {
         if let observer { observer(WebserviceEvent(kind, request: request, context: self)) }
     }
 }

@@ -171,9 +171,11 @@ public struct Webservice: Sendable {
 
 extension Webservice {
     /// The identity of a web service, its middleware and transport together: made by its initializer, shared by its
-    /// copies.
-    final class Identity: Hashable, Sendable {
-        static func == (lhs: Identity, rhs: Identity) -> Bool { lhs === rhs }
-        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// copies (``LoadContext/service``).
+    public final class Identity: Hashable, Sendable {
+        /// Whether both are the identity of one web service.
+        public static func == (lhs: Identity, rhs: Identity) -> Bool { lhs === rhs }
+        /// Hashes the identity.
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 }

@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 
 /// A monotonic clock in nanoseconds, for durations and deadlines on every platform ResourceKit supports (`Duration`
-/// and `ContinuousClock` need macOS 13).
-enum Uptime {
+/// and `ContinuousClock` need macOS 13): what a ``LoadContext/Deadline`` is read on.
+public enum Uptime {
     /// The clock's reading now.
-    static func now() -> UInt64 {
+    public static func now() -> UInt64 {
         DispatchTime.now().uptimeNanoseconds
     }
 
@@ -15,7 +15,7 @@ enum Uptime {
     }
 
     /// `seconds` in nanoseconds: none for a negative or NaN value, and at most about 31 years, so it can't overflow.
-    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+    public static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
         seconds.isNaN ? 0 : UInt64(min(max(seconds, 0), 1_000_000_000) * 1_000_000_000)
     }
 }

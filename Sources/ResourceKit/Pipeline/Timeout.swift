@@ -43,15 +43,17 @@ enum Timeout {
 }
 
 extension LoadContext {
-    /// When a load's resource's timeout passes, as a reading of `Uptime`, and that timeout in seconds, with what the
-    /// load's layers saw of it.
-    struct Deadline: Sendable {
-        var uptime: UInt64
-        let timeout: TimeInterval
+    /// When a load's resource's timeout passes, and that timeout in seconds, with what the load's layers saw of it.
+    public struct Deadline: Sendable {
+        /// When the timeout passes, as a reading of ``Uptime``.
+        public var uptime: UInt64
+        /// The resource's ``Resource/timeout``, in seconds.
+        public let timeout: TimeInterval
         /// Shared by the copies of the load's context: the attempts sent, and how the wait for the load ended.
-        let progress = Progress()
+        public let progress = Progress()
 
-        init(uptime: UInt64, timeout: TimeInterval) {
+        /// A deadline at `uptime`, a reading of ``Uptime``, for a timeout of `timeout` seconds.
+        public init(uptime: UInt64, timeout: TimeInterval) {
             self.uptime = uptime
             self.timeout = timeout
         }
@@ -59,7 +61,7 @@ extension LoadContext {
 
     /// What a load's layers tell its timeout, and its timeout them: the attempts sent so far (`Sending` counts each),
     /// and whether the wait ended at the deadline or with the caller's cancellation.
-    final class Progress: Sendable {
+    public final class Progress: Sendable {
         private struct State {
             var attempts = 1
             /// `true` once the deadline passed, `false` once the caller left; `nil` while the load runs.
@@ -69,18 +71,18 @@ extension LoadContext {
         private let state = Mutex(State())
 
         /// The attempts sent so far, at least 1.
-        var attempts: Int { state.withLock { $0.attempts } }
+        public var attempts: Int { state.withLock { $0.attempts } }
 
         /// Whether the deadline passed (`true`), the caller left first (`false`), or neither yet (`nil`).
-        var timedOut: Bool? { state.withLock { $0.timedOut } }
+        public var timedOut: Bool? { state.withLock { $0.timedOut } }
 
         /// Counts attempt number `attempt` as sent.
-        func sent(attempt: Int) {
+        public func sent(attempt: Int) {
             state.withLock { $0.attempts = max($0.attempts, attempt) }
         }
 
         /// Records how the wait for the load ended, if it hadn't yet.
-        func end(timedOut: Bool) {
+        public func end(timedOut: Bool) {
             state.withLock { state in if state.timedOut == nil { state.timedOut = timedOut } }
         }
     }
@@ -92,7 +94,7 @@ extension LoadContext {
     /// An error with a response keeps it: the server answered. A load its caller cancelled is no timeout, even if its
     /// request ends after the deadline. Every place that reports a failure (the load's error, each request's
     /// ``WebserviceEvent``, and the log lines, metrics and spans) names it with this.
-    func named(_ error: any Error) -> any Error {
+    public func named(_ error: any Error) -> any Error {
         guard let deadline else { return error }
         switch deadline.progress.timedOut {
         case false?: return error
