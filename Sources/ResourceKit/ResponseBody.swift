@@ -18,8 +18,6 @@ public struct ResponseBody: Sendable {
         case whole(Data)
         /// A function that makes the one reader of the chunks.
         case chunks(@Sendable () -> ChunkReader)
-        /// Chunks a transport writes on its own thread (``BodyChannel``).
-        case channel(BodyChannel.Hold)
     }
 
     let storage: Storage
@@ -42,16 +40,6 @@ public struct ResponseBody: Sendable {
         }
     }
 
-    /// A body that a transport writes into `channel`.
-    init(_ channel: BodyChannel) {
-        storage = .channel(BodyChannel.Hold(channel))
-    }
-
-    /// Stops a body nobody will read, with `error`: a transport writing it on its own thread stops the transfer.
-    func cancel(_ error: any Error) {
-        if case .channel(let hold) = storage { hold.channel.cancel(error) }
-    }
-
     /// The one reader of the body's chunks, for a stream; a body that arrived whole is one chunk.
     func reader() -> ChunkReader {
         switch storage {
@@ -63,8 +51,6 @@ public struct ResponseBody: Sendable {
             }
         case .chunks(let makeReader):
             return makeReader()
-        case .channel(let hold):
-            return ChunkReader { try await hold.channel.next().map(Chunk.data) }
         }
     }
 
@@ -78,12 +64,9 @@ public struct ResponseBody: Sendable {
             case .chunks(let makeReader):
                 let reader = makeReader()
                 while let chunk = try await reader.next() { try arriving.append(chunk)?.report() }
-            case .channel(let hold): return try await hold.channel.read(into: arriving)
             }
             return arriving
         } catch {
-            // The channel ended its own copy of the body already: its file is closed, kept or removed.
-            if case .channel = storage { throw error }
             arriving.breakOff(error)
             throw error
         }
@@ -127,11 +110,8 @@ public struct ResponseBody: Sendable {
         let reader = reader()
         var data = Data()
         while let chunk = try await reader.next() {
-            guard chunk.count <= limit - data.count else {
-                let error = WebserviceError(.bodyTooLarge(limit: limit))
-                cancel(error)
-                throw error
-            }
+            // Throwing drops the reader, which stops a transfer still under way.
+            guard chunk.count <= limit - data.count else { throw WebserviceError(.bodyTooLarge(limit: limit)) }
             chunk.withUnsafeBytes { data.append(contentsOf: $0) }
         }
         return data

@@ -57,22 +57,19 @@ struct Sending: Sendable {
         let (maxBodySize, transfer) = (context.maxBodySize, context.transfer)
         // Only a download's body depends on whether a range was asked for (`ArrivingBody`).
         let ranged = transfer?.destination != nil && request.value(forHTTPHeaderField: "Range") != nil
-        do {
-            if transfer?.destination == nil {
-                // In memory: nothing of the head but its status and length, without a closure that copies it.
-                arriving = try ArrivingBody(
-                    status: head.statusCode, expectedLength: length, maxBodySize: maxBodySize, for: transfer)
-            } else {
-                // A download's file is opened off the cooperative pool: it is in a directory others may write.
-                arriving = try await offCooperativePool {
-                    try ArrivingBody(
-                        status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
-                        for: transfer, head: head)
-                }
+        // Over the limit by its Content-Length, or a download's file that can't be made: the body is dropped unread,
+        // which stops its transfer.
+        if transfer?.destination == nil {
+            // In memory: nothing of the head but its status and length, without a closure that copies it.
+            arriving = try ArrivingBody(
+                status: head.statusCode, expectedLength: length, maxBodySize: maxBodySize, for: transfer)
+        } else {
+            // A download's file is opened off the cooperative pool: it is in a directory others may write.
+            arriving = try await offCooperativePool {
+                try ArrivingBody(
+                    status: head.statusCode, ranged: ranged, expectedLength: length, maxBodySize: maxBodySize,
+                    for: transfer, head: head)
             }
-        } catch {
-            body.cancel(error)  // over the limit by its Content-Length, or a download's file that can't be made
-            throw error
         }
         var read = try await body.read(into: arriving)
         // A transport may answer after the load was cancelled or timed out: its body must not reach the destination.

@@ -1,15 +1,11 @@
 import Foundation
 import Synchronization
 
-/// A response body that a transport writes on its own thread, such as its session delegate's, and a load reads.
+/// A response body that a transport writes on its own thread, such as its session delegate's, and a load reads
+/// through ``ResponseBody/init(_:)`` (``Chunks``), a chunk at a time (``next()``): chunks wait here until it asks.
+/// When the reader is cancelled or gone, ``stop`` ends the transfer.
 ///
-/// Once the load reads it (``read(into:)``), each chunk goes into the load's ``ArrivingBody`` on the writer's
-/// thread, before the writer takes the next: into its buffer or its file, with no hop to another thread and no
-/// chunk held in between. Chunks written before then wait here. When the body passes its limit, its file can't be
-/// written, or the reader is cancelled, ``stop`` ends the transfer.
-///
-/// A stream reads it a chunk at a time instead (``next()``): chunks wait here until it asks. The writer never waits
-/// for the reader: on Linux, curl's thread holds the work queue that every `URLSession` of the process shares, so a
+/// The writer never waits for the reader: on Linux, curl's thread holds the work queue that every `URLSession` of the process shares, so a
 /// wait there would stall every other load, and on Apple platforms waiting would hold the session's delegate queue.
 /// Once more than the stream's `backlog` waits in memory, the chunks that
 /// follow wait in a ``Spool`` on disk, until the reader has caught up; past the spool's limit the body fails with
@@ -26,12 +22,8 @@ final class BodyChannel: Sendable {
         var spool: Spool?
         /// The stream waiting for the next chunk.
         var taker: CheckedContinuation<Data?, any Error>?
-        /// The reader's body, from when it came until the end.
-        var body: ArrivingBody?
         /// How the body ended: written whole, or failed.
         var end: Result<Void, any Error>?
-        /// The reader waiting for the end.
-        var reader: CheckedContinuation<ArrivingBody?, any Error>?
     }
 
     private let state = Mutex(State())
@@ -71,23 +63,19 @@ final class BodyChannel: Sendable {
         guard !data.isEmpty else { return }
         var failed = false
         var spooled: Spool.Placement?
-        let (due, settled) = state.withLock { state -> (DueProgress?, (() -> Void)?) in
-            guard state.end == nil else { return (nil, nil) }
+        let settled = state.withLock { state -> (() -> Void)? in
+            guard state.end == nil else { return nil }
             if let taker = state.taker {
                 state.taker = nil
-                return (nil, { taker.resume(returning: data) })
+                return { taker.resume(returning: data) }
             }
             do {
-                guard state.body != nil else {
-                    spooled = try keep(data, in: &state)
-                    return (nil, nil)
-                }
-                return (try state.body?.append(Chunk.data(data)), nil)
+                spooled = try keep(data, in: &state)
+                return nil
             } catch {
-                return (nil, Self.fail(&state, with: error, failed: &failed))
+                return Self.fail(&state, with: error, failed: &failed)
             }
         }
-        due?.report()
         if failed { stop() }
         settled?()
         if let spooled { spool(data, at: spooled) }
@@ -237,67 +225,6 @@ final class BodyChannel: Sendable {
         settled?()
     }
 
-    /// Reads the whole body into `body` as it is written, and returns it once it ended; cancelling the calling
-    /// task stops the transfer.
-    ///
-    /// Chunks that waited on disk before the reader came are read first, one at a time, as a stream's are.
-    func read(into body: ArrivingBody) async throws -> ArrivingBody {
-        var body = body
-        while true {
-            if let read = try await attach(body) { return read }
-            let chunk: Data?
-            do {
-                chunk = try await next()
-            } catch {
-                body.breakOff(error)
-                throw error
-            }
-            guard let chunk else { return body }
-            do {
-                try body.append(Chunk.data(chunk))?.report()
-            } catch {
-                cancel(error)
-                body.breakOff(error)
-                throw error
-            }
-        }
-    }
-
-    /// Reads the rest of the body into `body` on the writer's thread, and returns it once it ended; `nil` at once,
-    /// with nothing read, while chunks wait on disk.
-    private func attach(_ body: ArrivingBody) async throws -> ArrivingBody? {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                var failed = false
-                let (reports, settled) = state.withLock { state -> ([DueProgress], (() -> Void)?) in
-                    if (state.spool?.unread ?? 0) > 0 { return ([], { continuation.resume(returning: nil) }) }
-                    var body = body
-                    var reports: [DueProgress] = []
-                    // Also for a body that broke off: a resumable download keeps the bytes that arrived.
-                    do {
-                        for chunk in state.early[state.taken...] {
-                            if let due = try body.append(Chunk.data(chunk)) { reports.append(due) }
-                        }
-                    } catch {
-                        if state.end == nil { failed = true }
-                        state.end = .failure(error)
-                    }
-                    state.early = []
-                    state.taken = 0
-                    state.waiting = 0
-                    state.body = body
-                    state.reader = continuation
-                    return (reports, Self.settle(&state))
-                }
-                for report in reports { report.report() }
-                if failed { stop() }
-                settled?()
-            }
-        } onCancel: {
-            cancel(CancellationError())
-        }
-    }
-
     /// Ends the body with `error` and stops the transfer, unless it ended already: no reader will take what is
     /// still written.
     func cancel(_ error: any Error) {
@@ -305,6 +232,23 @@ final class BodyChannel: Sendable {
         finish(error)
         if open { stop() }
     }
+
+    /// The channel's chunks, for ``ResponseBody/init(_:)``: while the body or its reader holds them, the channel is
+    /// held (``Hold``).
+    struct Chunks: AsyncSequence, Sendable {
+        let hold: Hold
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let hold: Hold
+
+            func next() async throws -> Data? { try await hold.channel.next() }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(hold: hold) }
+    }
+
+    /// The body of this channel, read a chunk at a time.
+    var body: ResponseBody { ResponseBody(Chunks(hold: Hold(self))) }
 
     /// The reader's hold on a channel: when the last copy of the ``ResponseBody`` goes, read or not, the transfer
     /// stops, so a body nobody reads is never written on into memory.
@@ -323,23 +267,11 @@ final class BodyChannel: Sendable {
     /// When the body ended and its reader waits, takes both out of `state` and returns what hands the reader the
     /// end, to run outside the lock.
     private static func settle(_ state: inout State) -> (() -> Void)? {
-        if let end = state.end, let taker = state.taker {
-            state.taker = nil
-            switch end {
-            case .success: return { taker.resume(returning: nil) }
-            case .failure(let error): return { taker.resume(throwing: error) }
-            }
-        }
-        guard let end = state.end, let reader = state.reader, var body = state.body else { return nil }
-        state.reader = nil
-        state.body = nil
+        guard let end = state.end, let taker = state.taker else { return nil }
+        state.taker = nil
         switch end {
-        case .success: return { reader.resume(returning: body) }
-        case .failure(let error):
-            return {
-                body.breakOff(error)
-                reader.resume(throwing: error)
-            }
+        case .success: return { taker.resume(returning: nil) }
+        case .failure(let error): return { taker.resume(throwing: error) }
         }
     }
 }

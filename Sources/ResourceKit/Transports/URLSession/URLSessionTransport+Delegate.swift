@@ -97,7 +97,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 throw request.url.flatMap(refusals.refusal(of:)) ?? error
             }
             switch outcome {
-            case .head(let response, let channel): return (Response(response, body: Data()), ResponseBody(channel))
+            case .head(let response, let channel): return (Response(response, body: Data()), channel.body)
             case .redirect(let next): request = next
             }
         }
