@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// A response body that a transport writes on its own thread, such as its session delegate's, and a load reads
-/// through ``ResponseBody/init(_:)`` (``Chunks``), a chunk at a time (``next()``): chunks wait here until it asks.
-/// When the reader is cancelled or gone, ``stop`` ends the transfer.
+/// A response body that a transport writes on its own thread, such as its session delegate's, and a load reads.
+///
+/// The load reads it through ``ResponseBody/init(_:)`` (``Chunks``), a chunk at a time (``next()``): chunks wait here
+/// until it asks. When the reader is cancelled or gone, ``stop`` ends the transfer.
 ///
 /// The writer never waits for the reader: on Linux, curl's thread holds the work queue that every `URLSession` of the process shares, so a
 /// wait there would stall every other load, and on Apple platforms waiting would hold the session's delegate queue.
