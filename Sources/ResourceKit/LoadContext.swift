@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
-/// resource's name, the deadline, the body limit, the attempt, the cache policy, the observer and the web service.
+/// resource's name, the deadline, the body limit, the attempt, the cache policy, the progress, the download's
+/// destination, the stage that takes the body, the observer and the web service.
 ///
 /// ``Webservice/load(_:)->A`` makes one per load; a middleware may pass a changed copy to `next`, as ``RetryPolicy``
 /// counts its attempts. See <doc:MiddlewareChain>.
@@ -29,9 +30,20 @@ public struct LoadContext: Sendable {
     /// The web service's `observer`, which the pipeline's layers report to (``report(_:for:)``); a middleware may
     /// wrap it to see every event of the load, as the telemetry middleware do.
     public var observer: (@Sendable (WebserviceEvent) -> Void)?
-    /// What the load sends from disk, saves to disk and reports progress to; `nil` when its bodies stay in memory
-    /// without progress.
-    var transfer: Transfer?
+    /// Receives the progress of the request body's upload and the response body's download: the resource's
+    /// ``Resource/progress``.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Where a download's body is saved, `nil` for a load whose body stays in memory.
+    ///
+    /// It is the resource's, made with ``Resource/init(url:method:headers:downloadingTo:)``. The cache and
+    /// ``Deduplication`` leave a download alone.
+    public var destination: URL?
+    /// The status codes the resource accepts: a download saves only their bodies to its ``destination``, and keeps
+    /// another's in memory for the error.
+    public var acceptableStatusCodes = 200..<300
+    /// The innermost stage of each attempt, which takes the response's body: the resource's ``Resource/receiver``;
+    /// `nil` leaves it unread.
+    public var receiver: (any Middleware)?
     /// Whether the request may carry credentials: `false` for a request that may carry no credentials (a page another
     /// origin's server led to), which reaches the transport with safe header fields only.
     ///
@@ -66,10 +78,6 @@ public struct LoadContext: Sendable {
     public var timeRemaining: TimeInterval? {
         deadline.map { deadline in TimeInterval(Int64(bitPattern: deadline.uptime &- Uptime.now())) / 1_000_000_000 }
     }
-
-    /// Receives the progress of the request body's upload and the response body's download: the resource's
-    /// ``Resource/progress``.
-    public var progress: (@Sendable (TransferProgress) -> Void)? { transfer?.progress }
 
     /// Tells the observer, if there is one, that `kind` happened to `request`: what every layer that has something to
     /// report calls, a middleware of yours included.

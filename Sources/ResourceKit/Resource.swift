@@ -59,6 +59,10 @@ public struct Resource<A>: Sendable {
     public var cachePolicy = CachePolicy.http
     /// A name for logs and middleware, such as `"episodes"`: it reaches them as ``LoadContext/name``; `nil` by default.
     public var name: String?
+    /// The innermost stage of each attempt, which takes the response's body before the response goes back through the
+    /// middleware (``LoadContext/receiver``): ``Collecting`` by default, which reads it whole into memory within
+    /// ``maxBodySize``; a download's writes it to its file; `nil` leaves it unread, for a stream's loop.
+    public var receiver: (any Middleware)? = Collecting()
     /// The file whose contents are sent as the request body, read as it is sent.
     var bodyFile: URL?
     /// Where the body of an accepted response is saved instead of being kept in memory.
@@ -142,6 +146,7 @@ public struct Resource<A>: Sendable {
         mapped.progress = progress
         mapped.bodyFile = bodyFile
         mapped.destination = destination
+        mapped.receiver = receiver
         mapped.sendsCredentials = sendsCredentials
         mapped.name = name
         mapped.cachePolicy = cachePolicy
@@ -165,13 +170,13 @@ public struct Resource<A>: Sendable {
     /// ``value(from:response:)`` for a ``Response``, whose `HTTPURLResponse` is built only if the parse reads it.
     func value(from response: Response) throws(WebserviceError) -> A {
         guard acceptableStatusCodes.contains(response.statusCode) else {
-            if let apiError = try? parseAPIError?(response.body) {
+            if let apiError = try? parseAPIError?(response.body.data ?? Data()) {
                 throw WebserviceError(.apiError(apiError, response))
             }
             throw WebserviceError(.unacceptableStatus(response))
         }
         do {
-            return try parse(response.body, parseReadsResponse ? response.httpURLResponse() : nil)
+            return try parse(response.body.data ?? Data(), parseReadsResponse ? response.httpURLResponse() : nil)
         } catch {
             throw WebserviceError(.parsing(error, response))
         }

@@ -16,8 +16,9 @@ import Foundation
 public struct Response: Sendable {
     /// The HTTP status code.
     public var statusCode: Int
-    /// The response body.
-    public var body: Data
+    /// The response body: whole once the resource's ``Resource/receiver`` read it (``ResponseBody/data``), or still
+    /// arriving for a stream.
+    public var body: ResponseBody
     /// The URL the response came from, after any redirects.
     public var url: URL?
     /// The attempts the load made, the last of which got this response; more than 1 after ``RetryPolicy`` retried.
@@ -30,8 +31,6 @@ public struct Response: Sendable {
     /// A transport that adds header fields of its own sets it; the pipeline sets the request it handed over when the
     /// transport left it `nil`.
     public var request: Request?
-    /// The body still to be read, for a load that streams it (``LoadContext``'s `streams`); ``body`` is empty.
-    var stream: ResponseBody?
 
     /// How the header fields are kept: as the `HTTPURLResponse` a transport made, which is then reused, or as a list.
     private enum Fields: Sendable {
@@ -41,6 +40,11 @@ public struct Response: Sendable {
 
     /// Creates a response from its parts.
     public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
+        self.init(statusCode: statusCode, headers: headers, body: ResponseBody(body), url: url)
+    }
+
+    /// Creates a response from its parts, its body still arriving or whole.
+    public init(statusCode: Int, headers: [String: String] = [:], body: ResponseBody, url: URL? = nil) {
         self.statusCode = statusCode
         self.body = body
         self.url = url
@@ -59,7 +63,7 @@ public struct Response: Sendable {
     /// The response of `response` with `body`.
     init(_ response: HTTPURLResponse, body: Data) {
         statusCode = response.statusCode
-        self.body = body
+        self.body = ResponseBody(body)
         url = response.url
         fields = .native(response)
     }
@@ -67,7 +71,7 @@ public struct Response: Sendable {
     /// A response whose header fields are `fields` in the order they arrived, repeated names included.
     init(statusCode: Int, fields: [HeaderField], body: Data, url: URL?) {
         self.statusCode = statusCode
-        self.body = body
+        self.body = ResponseBody(body)
         self.url = url
         self.fields = .list(fields)
     }
@@ -155,6 +159,9 @@ extension Response: CustomReflectable {
                 isSafeHeader(field.key) ? Redaction.scrub(field.value, removing: secrets) : Redaction.mark
         }
         return Mirror(
-            self, children: ["statusCode": statusCode, "headers": headers, "body": body, "attempts": attempts])
+            self,
+            children: [
+                "statusCode": statusCode, "headers": headers, "body": body.data ?? Data(), "attempts": attempts,
+            ])
     }
 }

@@ -18,6 +18,8 @@ public struct ResponseBody: Sendable {
         case whole(Data)
         /// A function that makes the one reader of the chunks.
         case chunks(@Sendable () -> ChunkReader)
+        /// A download's whole body, in its file, for the load to move into place once it has succeeded.
+        case file(ArrivedFile.Held)
     }
 
     let storage: Storage
@@ -25,6 +27,23 @@ public struct ResponseBody: Sendable {
     /// A body that arrived whole.
     public init(_ data: Data) {
         storage = .whole(data)
+    }
+
+    /// A download's whole body, in its file (`Downloading`).
+    init(_ file: ArrivedFile) {
+        storage = .file(ArrivedFile.Held(file))
+    }
+
+    /// The file of a download's whole body, once: for the load that succeeded, to move into place; `nil` for any other
+    /// body.
+    func takeFile() -> ArrivedFile? {
+        if case .file(let held) = storage { held.take() } else { nil }
+    }
+
+    /// The bytes of a body that is whole in memory, `nil` for one still arriving as chunks or a download's, which is in
+    /// its file: what a middleware that keeps or shares a response asks, such as the cache and ``Deduplication``.
+    public var data: Data? {
+        if case .whole(let data) = storage { data } else { nil }
     }
 
     /// A body whose chunks `chunks` delivers as they arrive; it is read once, one chunk at a time, so a slow reader
@@ -51,6 +70,9 @@ public struct ResponseBody: Sendable {
             }
         case .chunks(let makeReader):
             return makeReader()
+        case .file:
+            // A download's body is in its file, not in memory.
+            return ChunkReader { nil }
         }
     }
 
@@ -64,6 +86,8 @@ public struct ResponseBody: Sendable {
             case .chunks(let makeReader):
                 let reader = makeReader()
                 while let chunk = try await reader.next() { try arriving.append(chunk)?.report() }
+            case .file:
+                break
             }
             return arriving
         } catch {

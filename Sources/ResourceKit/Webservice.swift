@@ -68,8 +68,16 @@ public struct Webservice: Sendable {
     /// ```
     @concurrent
     public func load<A>(_ resource: Resource<A>) async throws -> A {
-        let (request, response) = try await exchange(resource, streams: false)
+        var (request, response) = try await exchange(resource)
         do {
+            if let file = response.body.takeFile() {
+                // A download succeeded: its file takes the destination's place, before the parse that may read it.
+                try await offCooperativePool { try file.moveIntoPlace() }
+                response.body = ResponseBody(Data())
+            } else if response.body.data == nil {
+                // A receiver that left the body unread (none, or one of the caller's) leaves it to be collected here.
+                response.body = ResponseBody(try await response.body.collect(upTo: resource.maxBodySize ?? .max))
+            }
             return try resource.value(from: response)
         } catch {
             throw Self.reported(error, of: request)
@@ -90,27 +98,27 @@ public struct Webservice: Sendable {
     /// The most bytes of a request body that arrives as a stream (an OpenAPI client's) collected to be sent.
     package static let streamedBodyLimit = 64 << 20
 
-    /// Sends `resource`'s request through the pipeline and returns it with the response: whole, a download's file in
-    /// its place; or, for a load that `streams`, at its head, with its body still to be read.
+    /// Sends `resource`'s request through the pipeline and returns it with the response as the resource's
+    /// ``Resource/receiver`` left it: whole, a download's file in its place, or, without a receiver, with its body
+    /// still to be read.
     ///
     /// Its errors name the request, once (``reported(_:of:)``).
-    package func exchange<A>(_ resource: Resource<A>, streams: Bool) async throws -> (Request, Response) {
+    package func exchange<A>(_ resource: Resource<A>) async throws -> (Request, Response) {
         try Task.checkCancellation()
         let unchecked = Request(resource: resource)
         do {
-            return try await unreportedExchange(resource, unchecked, streams: streams)
+            return try await unreportedExchange(resource, unchecked)
         } catch {
             throw Self.reported(error, of: unchecked)
         }
     }
 
-    /// ``exchange(_:streams:)`` before its errors name the request; inlined, as `request(for:_:)` is, so that
+    /// ``exchange(_:)`` before its errors name the request; inlined, as `request(for:_:)` is, so that
     /// `Resource<A>`'s metadata is looked up once a load.
     @inline(__always)
     private func unreportedExchange<A>(
         _ resource: Resource<A>,
-        _ unchecked: Request,
-        streams: Bool
+        _ unchecked: Request
     ) async throws -> (Request, Response) {
         let request = try request(for: resource, unchecked)
         // Without a cache nothing is stored, nor ever a download: a load that may use only a stored response fails
@@ -123,34 +131,32 @@ public struct Webservice: Sendable {
         context.observer = observer
         context.sendsCredentials = resource.sendsCredentials
         context.cachePolicy = resource.cachePolicy
-        context.transfer = Transfer(of: resource)
-        // A stream's limit is on each element, which its reader checks.
-        context.maxBodySize = streams ? nil : resource.maxBodySize
+        context.maxBodySize = resource.maxBodySize
+        context.progress = resource.progress
+        context.destination = resource.destination
+        context.acceptableStatusCodes = resource.acceptableStatusCodes
+        context.receiver = resource.receiver
         #if Tracing
             let loadSpan = LoadSpan()
             context.loadSpan = loadSpan
         #endif
-        let pipeline = streams ? pipeline.stream : pipeline.load
         let response: Response
         do {
             if let timeout = resource.timeout {
-                response = try await Timeout.run(within: timeout, request, context: context, pipeline)
+                response = try await Timeout.run(within: timeout, request, context: context, pipeline.send)
             } else {
-                response = try await pipeline(request, context)
+                response = try await pipeline.send(request, context)
             }
             try Task.checkCancellation()
         } catch {
             #if Tracing
                 loadSpan.end(failure: error)
             #endif
-            await context.transfer?.arrived?.discard()
             throw error
         }
         #if Tracing
             loadSpan.end(statusCode: response.statusCode)
         #endif
-        // The load succeeded: a download's file takes the destination's place, before the parse that may read it.
-        try await context.transfer?.arrived?.commit()
         return (request, response)
     }
 

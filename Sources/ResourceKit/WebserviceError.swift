@@ -92,7 +92,7 @@ public struct WebserviceError: Error, Sendable {
 
     /// The response body, when a response arrived.
     public var body: Data? {
-        if case .nonHTTPResponse(let body) = reason { body } else { response?.body }
+        if case .nonHTTPResponse(let body) = reason { body } else { response?.body.data }
     }
 
     /// This error as the load of `request` reports it: with the request's method and its URL without credentials,
@@ -149,10 +149,11 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The response was not an HTTP response (\(Self.count(body)))."
         case .unacceptableStatus(let response):
             "The server answered HTTP \(response.statusCode) with \(response.content)"
-                + (Self.preview(of: response.body, removing: secrets).map { ": \($0)" } ?? ".")
+                + (Self.preview(of: response.body.data ?? Data(), removing: secrets).map { ": \($0)" } ?? ".")
         case .apiError(let error, let response):
             "The server answered HTTP \(response.statusCode) with \(type(of: error))"
-                + (Self.preview(of: response.body, removing: secrets).map { ": \($0)" } ?? " (\(response.content)).")
+                + (Self.preview(of: response.body.data ?? Data(), removing: secrets).map { ": \($0)" }
+                    ?? " (\(response.content)).")
         case .parsing(let error, let response):
             "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(Self.explain(error))"
         case .encoding(let error):
@@ -262,7 +263,8 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
 extension Response {
     /// The body's size and content type, for descriptions: "12 bytes of application/json".
     fileprivate var content: String {
-        WebserviceError.count(body) + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")
+        WebserviceError.count(body.data ?? Data())
+            + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")
     }
 }
 

@@ -21,11 +21,11 @@
         {
             var resource = try await Resource<Void>(request, body: body, baseURL: baseURL)
             resource.name = operationID
-            let (_, response) = try await exchange(resource, streams: false)
-            guard let head = HTTPResponse(response) else {
-                throw WebserviceError(.nonHTTPResponse(body: response.body))
-            }
-            return (head, HTTPBody(response.body))
+            let (_, response) = try await exchange(resource)
+            // The resource's receiver read the body whole.
+            let body = response.body.data ?? Data()
+            guard let head = HTTPResponse(response) else { throw WebserviceError(.nonHTTPResponse(body: body)) }
+            return (head, HTTPBody(body))
         }
     }
 #endif

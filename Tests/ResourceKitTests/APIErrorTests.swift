@@ -25,7 +25,7 @@ struct APIError: Error, Decodable, Equatable {
         let model = try #require(apiError as? APIError)
         #expect(model == APIError(error: "not_found", message: "No episode with id 42"))
         #expect(response.statusCode == 404)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
         #expect(response.headers["Retry-After"] == "5")
         #expect(error.underlyingError as? APIError == model)
         #expect(error.statusCode == 404)
@@ -40,7 +40,7 @@ struct APIError: Error, Decodable, Equatable {
         }
         let response = try requireCase(\.unacceptableStatus, of: error)
         #expect(response.statusCode == 502)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
     }
 
     @Test func acceptableResponseNeverRunsTheErrorParse() throws {

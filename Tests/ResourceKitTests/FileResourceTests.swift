@@ -82,7 +82,7 @@ import Testing
             }
             let response = try requireCase(\.parsing, of: error).response
             #expect(response.statusCode == 200)
-            #expect(response.body == Data("not json".utf8))
+            #expect(response.body.data == Data("not json".utf8))
             #expect(response.value(forHTTPHeaderField: "Content-Length") == "8")
             #expect(response.value(forHTTPHeaderField: "Content-Type") == type)
         }

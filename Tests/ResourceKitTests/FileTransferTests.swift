@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func downloadsErrorBodyIsKeptUpToAMebibyte() throws {
-        let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: baseURL)))
+        let transfer = Transfer(destination: baseURL)
         var body = try ArrivingBody(status: 500, expectedLength: nil, maxBodySize: nil, for: transfer)
         _ = try body.append(.data(Data(count: 3 * Transfer.errorBodyLimit)))
         #expect(try body.finish().0.count == Transfer.errorBodyLimit)
@@ -54,7 +54,7 @@ import Testing
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file")
-        let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+        let transfer = Transfer(destination: destination)
 
         var body = try ArrivingBody(status: 200, expectedLength: nil, maxBodySize: 10, for: transfer)
         _ = try body.append(.data(Data(count: 10)))
@@ -77,7 +77,7 @@ import Testing
             defer { try? FileManager.default.removeItem(at: directory) }
             let destination = directory.appendingPathComponent("taken")
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
-            let transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+            let transfer = Transfer(destination: destination)
             var body = try ArrivingBody(status: 200, expectedLength: nil, maxBodySize: nil, for: transfer)
             _ = try body.append(.data(Data("x".utf8)))
             // The temporary file's descriptor, found by where it leads.
@@ -306,7 +306,7 @@ private struct TransferSpy: WholeTransport {
     }
 
     func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
-        await notes.append(context.transfer?.destination)
+        await notes.append(context.destination)
         return (Response(statusCode: 200, url: baseURL), ResponseBody(Data()))
     }
 }

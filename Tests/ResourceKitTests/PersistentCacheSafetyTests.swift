@@ -165,7 +165,7 @@ import Testing
         let found = try #require(await cache.lookup(request).found)
         let served = found.response.response
         #expect(served.statusCode == 200)
-        #expect(served.body == Data("redirected".utf8))
+        #expect(served.body.data == Data("redirected".utf8))
         let masked = "https://REDACTED@b.example/hidden-place/file?access_token=REDACTED&token=REDACTED&page=1"
         #expect(served.url?.absoluteString == masked)
         #expect(served.value(forHTTPHeaderField: "Content-Location") == masked)

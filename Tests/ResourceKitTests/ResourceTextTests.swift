@@ -22,7 +22,7 @@ import Testing
     private func parseError(_ body: Data, contentType: String) throws -> String {
         let error = try #require(throws: WebserviceError.self) { try value(body, contentType: contentType) }
         let (underlying, response) = try requireCase(\.parsing, of: error)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
         return try requireCase(\.dataCorrupted, of: underlying as? DecodingError).debugDescription
     }
 

@@ -36,7 +36,7 @@ import Testing
         }
         let response = try requireCase(\.unacceptableStatus, of: error)
         #expect(response.statusCode == 404)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
     }
 
     @Test func loadsThroughTheWebservice() async throws {

@@ -73,7 +73,7 @@ import Testing
         let error = try await #require(throws: WebserviceError.self) { try await load(rejecting, with: service) }
         let response = try requireCase(\.parsing, of: error).response
         #expect(response.statusCode == 203)
-        #expect(response.body == Data("1".utf8))
+        #expect(response.body.data == Data("1".utf8))
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/plain")
         #expect(response.headers.count == 2)
         #expect(await server.count == 1)

@@ -40,7 +40,7 @@ private func listed(_ statusCode: Int) -> Response {
         #expect(!resource.parseReadsResponse)
         #expect(!resource.map { $0 * 2 }.parseReadsResponse)
         var response = listed(200)
-        response.body = Data("abc".utf8)
+        response.body = ResponseBody(Data("abc".utf8))
         #expect(try resource.value(from: response) == 3)
     }
 

@@ -22,7 +22,7 @@ import Testing
         }
         let response = try requireCase(\.unacceptableStatus, of: error)
         #expect(response.statusCode == statusCode)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
         #expect(response.headers["Retry-After"] == "5")
         #expect(error.statusCode == statusCode)
         #expect(error.body == body)
@@ -58,7 +58,7 @@ import Testing
         #expect(key.stringValue == "title")
         #expect(context.codingPath.map(\.intValue) == [1])
         #expect(response.statusCode == 200)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
         #expect(response.headers["Content-Type"] == "application/json")
         #expect(error.statusCode == 200)
         #expect(error.body == body)
@@ -71,7 +71,7 @@ import Testing
         let (underlying, response) = try requireCase(\.parsing, of: error)
         #expect(underlying is DecodingError)
         #expect(response.statusCode == 200)
-        #expect(response.body.isEmpty)
+        #expect(response.body.data?.isEmpty == true)
     }
 
     @Test func nonHTTPResponseIsRejectedWithItsBody() throws {

@@ -34,7 +34,7 @@ import Testing
 
     /// What `Resuming` hands the transport for an attempt of a download of ``url`` to `destination`.
     private func transfer(to destination: URL) throws -> Transfer {
-        var transfer = try #require(Transfer(of: Resource<URL>(url: baseURL, downloadingTo: destination)))
+        var transfer = Transfer(destination: destination)
         transfer.resume = Resume(url: url)
         return transfer
     }
@@ -650,7 +650,7 @@ private struct TamperingRecord: Middleware {
     let validator: String
 
     func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
-        if let destination = context.transfer?.destination {
+        if let destination = context.destination {
             let (_, location) = PartialFile.resumableNames(
                 of: destination, in: destination.deletingLastPathComponent())
             if var record = ResumeRecord.read(at: location) {

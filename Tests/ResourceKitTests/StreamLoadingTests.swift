@@ -57,7 +57,7 @@ struct StreamLoadingTests {
         let (apiError, response) = try requireCase(\.apiError, of: error)
         #expect((apiError as? APIError)?.reason == "busy")
         #expect(response.statusCode == 503)
-        #expect(response.body == Data(#"{"reason":"busy"}"#.utf8))
+        #expect(response.body.data == Data(#"{"reason":"busy"}"#.utf8))
         #expect(error.url == Self.url)
     }
 
@@ -111,17 +111,47 @@ struct StreamLoadingTests {
         #expect(error.reason.isAlreadyIterated, "\(error)")
     }
 
-    @Test func neitherTheCacheNorDeduplicationSharesAStream() async throws {
-        let transport = StubTransport.answering(
-            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("1\n2\n".utf8)))
+    /// A transport that answers every request with the lines `1` and `2`, as chunks still arriving, and counts them.
+    private struct ArrivingLines: Transport {
+        let requests = Counter()
+
+        func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+            requests.increment()
+            let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+            writer.yield(Data("1\n".utf8))
+            writer.yield(Data("2\n".utf8))
+            writer.finish()
+            return (
+                Response(statusCode: 200, headers: ["Cache-Control": "max-age=60"], url: request.url),
+                ResponseBody(chunks)
+            )
+        }
+    }
+
+    /// A stream's body still arriving is its loop's, read once: neither stored nor shared.
+    ///
+    /// One that arrived whole (a stub's) is a whole response like any other, which the cache keeps as the server
+    /// allows.
+    @Test func neitherTheCacheNorDeduplicationSharesABodyStillArriving() async throws {
+        let arriving = ArrivingLines()
         let webservice = Webservice(
-            transport: transport, cache: ResponseCache(byteLimit: 1 << 20), middleware: [Deduplication()])
+            transport: arriving, cache: ResponseCache(byteLimit: 1 << 20), middleware: [Deduplication()])
         for _ in 0..<2 {
             var elements: [Int] = []
             for try await element in try await webservice.load(Self.lines) { elements.append(element) }
             #expect(elements == [1, 2])
         }
-        #expect(await transport.requests.count == 2)
+        #expect(arriving.requests.count == 2)
+
+        let whole = StubTransport.answering(
+            .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("1\n2\n".utf8)))
+        let cached = Webservice(transport: whole, cache: ResponseCache(byteLimit: 1 << 20))
+        for _ in 0..<2 {
+            var elements: [Int] = []
+            for try await element in try await cached.load(Self.lines) { elements.append(element) }
+            #expect(elements == [1, 2])
+        }
+        #expect(await whole.requests.count == 1)
     }
 
     @Test func theMiddlewareRetriesBeforeTheFirstElement() async throws {

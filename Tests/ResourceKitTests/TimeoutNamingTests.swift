@@ -66,10 +66,10 @@ import Testing
             transport: transport, middleware: [arrived, Deduplication()], observer: observed ? events.observer : nil)
         var resource = Resource<Data>(url: Self.url)
         resource.timeout = 3
-        let first = Task { try await webservice.load(resource) }
+        let first = Task { [resource] in try await webservice.load(resource) }
         try await eventually("the shared request was sent") { transport.count.withLock { $0 } == 1 }
         try await Task.sleep(for: .milliseconds(1_500))
-        let second = Task { try await webservice.load(resource) }
+        let second = Task { [resource] in try await webservice.load(resource) }
         // A load is at the flight's door once it passes `arrived`, long before the first load's deadline.
         try await Self.waitUntil { arrived.count.withLock { $0 } == 2 }
 

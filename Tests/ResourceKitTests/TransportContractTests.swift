@@ -108,22 +108,12 @@ import Testing
         var field: HeaderField
         let count = Counter()
 
-        final class Counter: Sendable {
-            private let count = Mutex(0)
-
-            func next() -> Int {
-                count.withLock { count in
-                    count += 1
-                    return count
-                }
-            }
-        }
-
         func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             var sent = request
             if sent.value(forHTTPHeaderField: field.name) == nil { sent.headerFields.append(field) }
             let value = sent.value(forHTTPHeaderField: field.name) ?? "none"
-            let number = count.next()
+            count.add(1)
+            let number = count.value
             var response = Response(
                 statusCode: 200, headers: ["Cache-Control": "max-age=60"], url: request.url)
             response.request = sent

@@ -62,7 +62,7 @@ import Testing
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         let response = try requireCase(\.unacceptableStatus, of: error)
         #expect(response.statusCode == 404)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
         #expect(response.headers["Content-Type"] == "application/json")
     }
 
@@ -72,7 +72,7 @@ import Testing
         let error = try await #require(throws: WebserviceError.self) { try await service.load(Episode.all) }
         let (underlying, response) = try requireCase(\.parsing, of: error)
         #expect(response.statusCode == 200)
-        #expect(response.body == body)
+        #expect(response.body.data == body)
         #expect(try requireCase(\.keyNotFound, of: underlying as? DecodingError).key.stringValue == "title")
     }
 

@@ -132,7 +132,7 @@ import Testing
             let (apiError, response) = try #require(error.apiError, "expected apiError, got \(error)")
             #expect(apiError as? APIError == APIError(error: "not_found", reason: "No episode with id 99"))
             #expect(response.statusCode == 404)
-            #expect(String(decoding: response.body, as: UTF8.self).contains("No episode with id 99"))
+            #expect(String(decoding: response.body.data ?? Data(), as: UTF8.self).contains("No episode with id 99"))
         }
     }
 

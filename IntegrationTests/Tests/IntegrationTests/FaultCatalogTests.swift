@@ -93,7 +93,7 @@ import Testing
             let response = try #require(error.unacceptableStatus, "expected unacceptableStatus, got \(error)")
             #expect(response.statusCode == statusCode)
             #expect(response.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/json") == true)
-            let decoded = try JSONDecoder().decode(APIError.self, from: response.body)
+            let decoded = try JSONDecoder().decode(APIError.self, from: response.body.data ?? Data())
             #expect(decoded.error == "status_\(statusCode)")
         }
     }
@@ -118,7 +118,7 @@ import Testing
             let (underlying, response) = try #require(error.parsing, "expected parsing, got \(error)")
             #expect(underlying is DecodingError)
             #expect(response.statusCode == 200)
-            #expect(response.body.isEmpty)
+            #expect(response.body.data?.isEmpty == true)
             #expect(try await webservice.load(bytes(base / "faults/empty")).isEmpty)
         }
     }

@@ -14,7 +14,7 @@ import Testing
         let response = Response(head, body: Data("{}".utf8), url: URL(string: "https://api.example.com/episodes"))
         #expect(response.statusCode == 201)
         #expect(response.value(forHTTPHeaderField: "set-cookie") == "a=1, b=2")
-        #expect(response.body == Data("{}".utf8))
+        #expect(response.body.data == Data("{}".utf8))
         #expect(HTTPResponse(response) == head)
     }
 

@@ -340,14 +340,14 @@ extension ResponseCache {
         var headers: [String: String]
         var body: Data
 
-        /// Keeps the parts of `response` but its cookies, or returns `nil` when it has no URL.
+        /// Keeps the parts of `response` but its cookies, or returns `nil` when it has no URL or its body isn't whole.
         init?(_ response: Response) {
             // A stream's body is its caller's, read once: it is never stored.
-            guard response.stream == nil, let url = response.url else { return nil }
+            guard let body = response.body.data, let url = response.url else { return nil }
             self.url = url
             statusCode = response.statusCode
             headers = response.headers.filter { Self.isStorable(field: $0.key) }
-            body = response.body
+            self.body = body
         }
 
         /// The fields never stored, in memory or on disk: a cache doesn't replay cookies.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -379,40 +380,26 @@ struct ArrivedFile: Sendable {
     func remove() {
         unlink(temporary.path)
     }
-}
 
-/// Where the transport leaves a load's ``ArrivedFile`` for ``Webservice`` to move into place once the load has
-/// succeeded, or to remove; one for each download.
-///
-/// A file that arrives after the load ended (a transport that answered after the timeout) is removed at once, and one
-/// that arrives for a retry replaces, and removes, the last.
-actor ArrivedFiles {
-    private var file: ArrivedFile?
-    private var ended = false
+    /// A download's whole body as a response carries it up the pipeline (``ResponseBody``): the file, removed when
+    /// the last copy of the response goes unless the load took it to move it into place.
+    final class Held: Sendable {
+        private let file: Mutex<ArrivedFile?>
 
-    /// Keeps `arrived` for the load's end.
-    func keep(_ arrived: ArrivedFile) {
-        file?.remove()
-        file = nil
-        if ended {
-            arrived.remove()
-        } else {
-            file = arrived
+        init(_ file: ArrivedFile) {
+            self.file = Mutex(file)
         }
-    }
 
-    /// Ends the load that succeeded: its file, if one arrived, takes the destination's place.
-    func commit() throws {
-        ended = true
-        let arrived = file
-        file = nil
-        try arrived?.moveIntoPlace()
-    }
+        /// The file, once: for the load that succeeded.
+        func take() -> ArrivedFile? {
+            file.withLock { file in
+                defer { file = nil }
+                return file
+            }
+        }
 
-    /// Ends the load that failed: its file, if one arrived, is removed.
-    func discard() {
-        ended = true
-        file?.remove()
-        file = nil
+        deinit {
+            take()?.remove()
+        }
     }
 }

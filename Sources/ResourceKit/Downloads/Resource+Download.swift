@@ -18,5 +18,6 @@ extension Resource where A == URL {
     ) {
         self.init(url: url, method: method, headers: headers, parse: { _ in destination })
         self.destination = destination
+        receiver = Downloading()
     }
 }

@@ -4,43 +4,18 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a load sends from disk, saves to disk and reports progress to: part of its ``LoadContext``.
+/// What a body that arrives is read into besides memory: a download's file and its resume state, and the progress it
+/// reports to (`ArrivingBody`).
 struct Transfer: Sendable {
-    /// Where an accepted response's body is saved, for a resource made with
-    /// ``Resource/init(url:method:headers:downloadingTo:)``.
+    /// Where an accepted response's body is saved, for a download (``LoadContext/destination``).
     var destination: URL?
     /// The status codes whose body goes to ``destination``; another status's body stays in memory for the error.
-    var acceptableStatusCodes: Range<Int>
+    var acceptableStatusCodes: Range<Int> = 200..<300
     /// Receives the transfer's progress.
     var progress: (@Sendable (TransferProgress) -> Void)?
-    /// The download's file once its whole body arrived, until the load ends; `nil` without a ``destination``.
-    let arrived: ArrivedFiles?
-    /// For a `GET` download, the request's URL and the partial file it resumes, which `Resuming` sets for each
-    /// attempt; `nil` for a download that doesn't resume.
+    /// For a `GET` download, the request's URL and the partial file it resumes (`Downloading`); `nil` for a download
+    /// that doesn't resume.
     var resume: Resume?
-
-    /// The transfer `resource` asks for, or `nil` when it sends and receives its body in memory without progress.
-    ///
-    /// Inlined into ``Webservice/load(_:)->A``, which has `Resource<A>`'s metadata at hand already: called, this generic
-    /// function looks it up again, about 500 instructions a load.
-    @inline(__always)
-    init?<A>(of resource: Resource<A>) {
-        guard resource.destination != nil || resource.progress != nil else { return nil }
-        destination = resource.destination
-        acceptableStatusCodes = resource.acceptableStatusCodes
-        progress = resource.progress
-        arrived = resource.destination == nil ? nil : ArrivedFiles()
-    }
-
-    /// Keeps `file`, a download's whole body, for the load to move into place once it has succeeded.
-    func keep(_ file: ArrivedFile?) async {
-        guard let file else { return }
-        if let arrived {
-            await arrived.keep(file)
-        } else {
-            file.remove()
-        }
-    }
 
     /// The most bytes of a download's error body kept for ``Response/body``; the rest is dropped.
     static let errorBodyLimit = 1 << 20

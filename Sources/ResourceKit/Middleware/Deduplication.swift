@@ -26,7 +26,7 @@ public struct Deduplication: Middleware {
     /// it before it ends.
     public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         // A download or a caller's progress belongs to one load; it is never shared.
-        guard request.method == "GET", request.body == nil, context.transfer == nil,
+        guard request.method == "GET", request.body == nil, context.destination == nil, context.progress == nil,
             let key = Key(request, context: context)
         else {
             return try await next(request, context)
@@ -34,7 +34,7 @@ public struct Deduplication: Middleware {
         let (response, started) = try await flights.value(for: key) { try await next(request, context) }
         // A body still to be read (a stream's) can be read once: the caller that sent the request reads it, and each
         // other caller sends its own.
-        guard response.stream == nil || started else { return try await next(request, context) }
+        guard response.body.data != nil || started else { return try await next(request, context) }
         return response
     }
 

@@ -70,7 +70,10 @@ extension RetryPolicy {
     ) async throws {
         let start = uptime()
         var probeContext = context
-        probeContext.transfer = nil
+        // The probe's body is nobody's: no progress, no download.
+        probeContext.progress = nil
+        probeContext.destination = nil
+        probeContext.receiver = Collecting()
         var interval = firstProbeInterval
         while true {
             var left = bound - TimeInterval(uptime() &- start) / 1_000_000_000

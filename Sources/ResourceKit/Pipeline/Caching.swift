@@ -18,7 +18,7 @@ struct Caching: Middleware {
     static let serverErrors: Set<Int> = [500, 502, 503, 504]
 
     func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
-        guard context.transfer?.destination == nil else { return try await next(request, context) }
+        guard context.destination == nil else { return try await next(request, context) }
         let policy = context.cachePolicy
         guard context.sendsCredentials else {
             guard policy != .storedOnly else { throw WebserviceError(.notStored) }
@@ -123,7 +123,7 @@ struct Caching: Middleware {
         next: @escaping Next
     ) async {
         var context = context
-        context.transfer = nil
+        context.progress = nil
         var sent = request
         for (name, value) in found.response.validators { sent.setValue(value, forHTTPHeaderField: name) }
         await cache.store.revalidateInBackground(

@@ -21,8 +21,8 @@ struct Limiting: Middleware {
             outcome = .failure(error)
         }
         // A stream keeps its place until its body ends or is dropped: its connection is in use until then.
-        if case .success(var response) = outcome, let body = response.stream {
-            response.stream = ResponseBody(Held(body: body, place: Place(limiter: limiter)))
+        if case .success(var response) = outcome, response.body.data == nil {
+            response.body = ResponseBody(Held(body: response.body, place: Place(limiter: limiter)))
             return response
         }
         limiter.leave()

@@ -19,8 +19,9 @@ struct Observing: Middleware {
         do {
             let response = try await next(request, context)
             let kind = WebserviceEvent.Kind.received(
-                statusCode: response.statusCode, bytes: response.body.count, duration: Uptime.seconds(since: start))
-            let countsBody = response.stream == nil && context.transfer?.destination == nil
+                statusCode: response.statusCode, bytes: response.body.data?.count ?? 0,
+                duration: Uptime.seconds(since: start))
+            let countsBody = response.body.data != nil && context.destination == nil
             observer(
                 WebserviceEvent(
                     kind, request: request, context: context, bodyFileLength: fileLength, countsBody: countsBody))

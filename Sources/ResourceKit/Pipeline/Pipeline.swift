@@ -5,15 +5,13 @@ import Foundation
 #endif
 
 /// The path of every load after its timeout (`Timeout`): the web service's middleware, then the built-in layers, then
-/// the transport (`Sending`).
+/// the resource's receiver (``LoadContext/receiver``), then the transport (`Sending`).
 ///
 /// The path, step by step, is the numbered list in <doc:MiddlewareChain#The-pipeline>, whose names
 /// `MiddlewareChainArticleTests` compares with ``layers(middleware:cache:limiter:)``.
 struct Pipeline: Sendable {
-    /// The path of a load whose body the web service reads whole, or into its file.
-    let load: Middleware.Next
-    /// The path of a stream's load: the same layers, the response returned at its head with its body unread.
-    let stream: Middleware.Next
+    /// The path.
+    let send: Middleware.Next
 
     /// The path, built once for a web service rather than once a load.
     init(
@@ -22,16 +20,17 @@ struct Pipeline: Sendable {
         limiter: LoadLimiter?,
         transport: any Transport
     ) {
-        let layers = Self.layers(middleware: middleware, cache: cache, limiter: limiter)
-        func chain(_ sending: Sending) -> Middleware.Next {
-            var next: Middleware.Next = { request, context in try await sending.send(request, context: context) }
-            for layer in layers.reversed() {
-                next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
-            }
-            return next
+        let sending = Sending(transport: transport)
+        let transport: Middleware.Next = { request, context in try await sending.send(request, context: context) }
+        // The resource's receiver takes each attempt's body, innermost.
+        var next: Middleware.Next = { request, context in
+            guard let receiver = context.receiver else { return try await transport(request, context) }
+            return try await receiver.intercept(request, context: context, next: transport)
         }
-        load = chain(Sending(transport: transport, readsBody: true))
-        stream = chain(Sending(transport: transport, readsBody: false))
+        for layer in Self.layers(middleware: middleware, cache: cache, limiter: limiter).reversed() {
+            next = { [next] request, context in try await layer.intercept(request, context: context, next: next) }
+        }
+        send = next
     }
 
     /// The layers before the transport, in the order a request passes them: `middleware`, first outermost, then the

@@ -14,26 +14,22 @@ import Foundation
 /// that doesn't fit) drops the partial file and the request is sent once more without `Range`. The rules are in <doc:TransferringFiles#Resuming>.
 struct Resuming: Middleware {
     func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
-        guard let destination = context.transfer?.destination else { return try await next(request, context) }
+        guard let destination = context.destination else { return try await next(request, context) }
         guard request.method == "GET", request.value(forHTTPHeaderField: "Range") == nil else {
             return try await next(request, context)
         }
         let url = request.url.absoluteString
-        var context = context
-        context.transfer?.resume = Resume(url: url)
         // Off the cooperative pool: the record and the partial file are in a directory others may write.
         guard let found = try await offCooperativePool({ Resume.found(for: destination, url: url) }) else {
             return try await next(request, context)
         }
-        var resuming = context
-        resuming.transfer?.resume = found
         var ranged = request
         ranged.setValue("bytes=\(found.offset)-", forHTTPHeaderField: "Range")
         ranged.setValue(found.validator, forHTTPHeaderField: "If-Range")
         // A `Range` counts the bytes of the encoded representation, which a client that inflates never sees.
         ranged.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         do {
-            var response = try await next(ranged, resuming)
+            var response = try await next(ranged, context)
             if response.statusCode == 206 { Self.complete(&response) }
             return response
         } catch is ResumeRefused {

@@ -32,23 +32,30 @@ extension Webservice {
         _ stream: StreamingResource<Element>,
         with resource: Resource<Void>
     ) async throws -> (Request, Response, ResponseBody) {
-        var (request, head) = try await exchange(resource, streams: true)
+        // The stream's loop reads the body as it arrives: no receiver reads it first, and its limit is on each element,
+        // which the loop checks.
+        var resource = resource
+        resource.receiver = nil
+        resource.maxBodySize = nil
+        var (request, head) = try await exchange(resource)
         // Only the reader holds the body, so that the transfer stops once it is dropped: not the head, which errors
         // keep.
-        let body = head.stream ?? ResponseBody(head.body)
-        head.stream = nil
+        let body = head.body
+        head.body = ResponseBody(Data())
         guard resource.acceptableStatusCodes.contains(head.statusCode) else {
             var response = head
             let keeps = Swift.min(stream.elementLimit, Transfer.errorBodyLimit)
+            var kept = Data()
             do {
                 let reader = body.reader()
-                while response.body.count < keeps, let chunk = try await reader.next() {
-                    chunk.withUnsafeBytes { response.body.append(contentsOf: $0.prefix(keeps - response.body.count)) }
+                while kept.count < keeps, let chunk = try await reader.next() {
+                    chunk.withUnsafeBytes { kept.append(contentsOf: $0.prefix(keeps - kept.count)) }
                 }
             } catch {
                 // Redacted against the request as sent, with the credentials a middleware added, as `Sending` does.
                 throw Self.reported(Sending.standardized(error, of: head.request ?? request), of: request)
             }
+            response.body = ResponseBody(kept)
             let error: WebserviceError
             do {
                 _ = try resource.value(from: response)

@@ -69,7 +69,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         upload: URL?,
         maxBodySize: Int? = nil,
         backlog: Int? = nil,
-        transfer: Transfer?
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (
         Response, ResponseBody
     ) {
@@ -79,7 +79,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         for _ in 0...20 {
             let sending = uploadSize ?? request.httpBody.map { Int64($0.count) }
             var load = Load(
-                sent: ProgressCounter(isUpload: true, expected: sending, receiver: transfer?.progress),
+                sent: ProgressCounter(isUpload: true, expected: sending, receiver: progress),
                 sendsFile: upload != nil)
             load.maxBodySize = maxBodySize
             load.backlog = backlog

@@ -169,7 +169,7 @@ public final class URLSessionTransport: Transport {
         if let delegate = session.delegate as? SessionDelegate {
             return try await delegate.send(
                 sent, in: session, upload: upload, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
-                transfer: context.transfer)
+                progress: context.progress)
         }
         // A caller's session: the file is read into memory first, and its upload's progress reported once the
         // response arrived.
