@@ -52,16 +52,11 @@ public struct LoadContext: Sendable {
     public internal(set) var sendsCredentials = true
     /// How the load uses the cache: the resource's ``Resource/cachePolicy``.
     public var cachePolicy = CachePolicy.http
-    #if Tracing
-        /// The tracer and the caller's trace that `DistributedTracing` hands to the layer that traces each request the
-        /// transport gets; `nil` without it.
-        var trace: Trace?
-        /// The span of the load, for ``DistributedTracing`` when the caller has no trace; the web service ends it.
-        var loadSpan: LoadSpan?
-    #endif
     /// The web service the load runs in: loads share a response (``Deduplication``), or a response to credentials a
     /// transport added (<doc:Caching>), only within one web service, whose middleware and transport are the same.
     public let service: Webservice.Identity
+    /// The load, shared by every copy of this context: what a middleware keeps for the whole load, and when it ends.
+    public let load = Load()
 
     /// A context for a load of its own, with no limit, timeout or observer: for calling a transport's
     /// ``Transport/send(_:context:)`` yourself, as a test does.

@@ -136,10 +136,6 @@ public struct Webservice: Sendable {
         context.destination = resource.destination
         context.acceptableStatusCodes = resource.acceptableStatusCodes
         context.receiver = resource.receiver
-        #if Tracing
-            let loadSpan = LoadSpan()
-            context.loadSpan = loadSpan
-        #endif
         let response: Response
         do {
             if let timeout = resource.timeout {
@@ -149,14 +145,10 @@ public struct Webservice: Sendable {
             }
             try Task.checkCancellation()
         } catch {
-            #if Tracing
-                loadSpan.end(failure: error)
-            #endif
+            context.load.end(.failure(error))
             throw error
         }
-        #if Tracing
-            loadSpan.end(statusCode: response.statusCode)
-        #endif
+        context.load.end(.success(response.statusCode))
         return (request, response)
     }
 

@@ -70,10 +70,9 @@ extension RetryPolicy {
     ) async throws {
         let start = uptime()
         var probeContext = context
-        // The probe's body is nobody's: no progress, no download.
+        // The probe's body is nobody's: no progress, no download (a download's receiver keeps it in memory).
         probeContext.progress = nil
         probeContext.destination = nil
-        probeContext.receiver = Collecting()
         var interval = firstProbeInterval
         while true {
             var left = bound - TimeInterval(uptime() &- start) / 1_000_000_000

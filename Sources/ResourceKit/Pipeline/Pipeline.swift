@@ -42,9 +42,6 @@ struct Pipeline: Sendable {
         if let cache { layers.append(Caching(cache: cache)) }
         if let limiter { layers.append(Limiting(limiter: limiter)) }
         layers.append(Resuming())
-        #if Tracing
-            layers.append(ClientSpan())
-        #endif
         layers.append(Observing())
         return layers
     }

@@ -27,36 +27,31 @@
             self.tracer = tracer
         }
 
-        /// Hands the tracer and the caller's trace to the layer that traces each request the transport gets.
+        /// Makes the load's receiver trace each request the transport gets, in the caller's trace or the load's span.
         public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws
             -> Response
         {
             let tracer = tracer ?? InstrumentationSystem.tracer
             var context = context
             if let parent = ServiceContext.current {
-                context.trace = LoadContext.Trace(tracer: tracer, parent: parent)
+                context.receiver = ClientSpan(tracer: tracer, parent: parent, receiver: context.receiver)
                 return try await next(request, context)
             }
             // No caller's trace: the load's span, started by the first request to pass, is the parent of every
-            // request's span, whatever the middleware's place; the web service ends it with the load. Called outside
-            // a load (a test's `LoadContext()`), the span is the middleware's own.
-            let load = context.loadSpan ?? LoadSpan()
+            // request's span, whatever the middleware's place, and ends with the load.
+            let load = context.load.value(for: ObjectIdentifier(LoadSpan.self)) { LoadSpan() }
             guard
-                let parent = load.context(startingWith: { Self.startSpan(of: request, context: context, with: tracer) })
+                let parent = load.context(
+                    of: context.load,
+                    startingWith: {
+                        Self.startSpan(of: request, context: context, with: tracer)
+                    })
             else {
                 // The load has ended (its deadline passed) while this request was still on its way: no trace.
                 return try await next(request, context)
             }
-            context.trace = LoadContext.Trace(tracer: tracer, parent: parent)
-            guard context.loadSpan == nil else { return try await next(request, context) }
-            do {
-                let response = try await next(request, context)
-                load.end(statusCode: response.statusCode)
-                return response
-            } catch {
-                load.end(failure: context.named(error))
-                throw error
-            }
+            context.receiver = ClientSpan(tracer: tracer, parent: parent, receiver: context.receiver)
+            return try await next(request, context)
         }
 
         /// The span of a load whose caller has no trace, named for its resource or its method (`HTTP` for a method
@@ -71,50 +66,39 @@
     }
 
     /// The span of a load whose caller has no trace: started by the first request ``DistributedTracing`` passes, ended
-    /// by the web service when the load has its answer; none starts after that.
+    /// when the load ends (``LoadContext/Load/onEnd(_:)``); none starts after that.
     final class LoadSpan: Sendable {
-        private enum State {
-            case idle
-            case started(any Span)
-            case ended
-        }
+        private let span = Mutex<(any Span)?>(nil)
 
-        private let state = Mutex(State.idle)
-
-        /// The context of the load's span, which `start` starts when the load has none yet; `nil` once the load ended.
+        /// The context of the load's span, which `start` starts when the load has none yet; `nil` once `load` ended.
         ///
         /// The tracer starts the span outside the lock; of two requests that start one at once (there are none in a
         /// load), the second's is ended unused.
-        func context(startingWith start: () -> any Span) -> ServiceContext? {
-            switch state.withLock({ $0 }) {
-            case .started(let span): return span.context
-            case .ended: return nil
-            case .idle: break
-            }
+        func context(of load: LoadContext.Load, startingWith start: () -> any Span) -> ServiceContext? {
+            if let started = span.withLock({ $0 }) { return started.context }
+            guard !load.hasEnded else { return nil }
             let started = start()
-            let kept = state.withLock { state in
-                guard case .idle = state else { return false }
-                state = .started(started)
+            let kept = span.withLock { span in
+                guard span == nil else { return false }
+                span = started
                 return true
             }
-            if kept { return started.context }
-            started.end()
-            return state.withLock { state in
-                guard case .started(let span) = state else { return nil }
-                return span.context
+            guard kept else {
+                started.end()
+                return span.withLock { $0?.context }
             }
+            // At once, if the load ended meanwhile.
+            load.onEnd { outcome in
+                switch outcome {
+                case .success(let statusCode): Self.end(started, statusCode: statusCode)
+                case .failure(let error): Self.end(started, failure: error)
+                }
+            }
+            return started.context
         }
 
-        /// Ends the load's span, if it started: answered with `statusCode`, failed from `400` on, or failed with
-        /// `failure`.
-        ///
-        /// No span starts after this.
-        func end(statusCode: Int? = nil, failure: (any Error)? = nil) {
-            let previous = state.withLock { state in
-                defer { state = .ended }
-                return state
-            }
-            guard case .started(let span) = previous else { return }
+        /// Ends `span`: answered with `statusCode`, failed from `400` on, or failed with `failure`.
+        private static func end(_ span: any Span, statusCode: Int? = nil, failure: (any Error)? = nil) {
             let errorType =
                 failure.map { HTTPClientConventions.errorType(of: $0) }
                 ?? statusCode.flatMap { $0 >= 400 ? String($0) : nil }
@@ -124,15 +108,6 @@
                 span.setStatus(SpanStatus(code: .error))
             }
             span.end()
-        }
-    }
-
-    extension LoadContext {
-        /// What ``DistributedTracing`` read as the load passed it: the tracer, and the caller's trace, the parent of
-        /// each span (`ClientSpan`).
-        struct Trace: Sendable {
-            var tracer: any Tracer
-            var parent: ServiceContext
         }
     }
 #endif

@@ -6,26 +6,34 @@
         import FoundationNetworking
     #endif
 
-    /// The pipeline's tracing: a client span for each request handed to the transport, in the trace
-    /// ``DistributedTracing`` put in the load's context, with the span's context written into the request's header
-    /// fields.
+    /// ``DistributedTracing``'s client span for each request handed to the transport, in the trace it names, with the
+    /// span's context written into the request's header fields.
     ///
-    /// It is in every pipeline built with the `Tracing` trait, and passes a load through untouched unless a
-    /// ``DistributedTracing`` before it set the load's `trace`: no layer looks for that middleware by its type. It sits
-    /// after the cache and the limit: the trace fields are no part of a cache or de-duplication key, an answer from the
-    /// cache sends nothing and starts no span, and no span times a wait for a place. Its attributes follow
+    /// It is the load's receiver (``LoadContext/receiver``), wrapping the resource's: the innermost stage, which only a
+    /// request the transport gets reaches. The trace fields are no part of a cache or de-duplication key, an answer
+    /// from the cache sends nothing and starts no span, and no span times a wait for a place. Its attributes follow
     /// OpenTelemetry's HTTP client conventions; see <doc:Observability#Tracing>.
     struct ClientSpan: Middleware {
+        let tracer: any Tracer
+        /// The trace: the caller's, or the load's span.
+        let parent: ServiceContext
+        /// The resource's receiver, which reads the body inside the span.
+        let receiver: (any Middleware)?
+
         func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
-            guard let trace = context.trace else { return try await next(request, context) }
             let method = Self.method(of: request)
-            let span = trace.tracer.startSpan(method ?? "HTTP", context: trace.parent, ofKind: .client)
+            let span = tracer.startSpan(method ?? "HTTP", context: parent, ofKind: .client)
             defer { span.end() }
             if span.isRecording { Self.describe(request, method: method, attempt: context.attempt, in: span) }
             var sent = request
-            trace.tracer.inject(span.context, into: &sent, using: HeaderFieldInjector())
+            tracer.inject(span.context, into: &sent, using: HeaderFieldInjector())
             do {
-                let response = try await next(sent, context)
+                let response =
+                    if let receiver {
+                        try await receiver.intercept(sent, context: context, next: next)
+                    } else {
+                        try await next(sent, context)
+                    }
                 Self.record(response.statusCode, on: span)
                 return response
             } catch {
