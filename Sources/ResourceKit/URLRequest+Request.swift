@@ -6,7 +6,10 @@ import Foundation
 
 extension URLRequest {
     /// Creates the `URLRequest` that sends `request`, for a transport of yours built on `URLSession`: its method, URL,
-    /// header fields and body, a file's as a stream read as it is sent, with its `Content-Length`.
+    /// header fields and body, a file's as a stream read as it is sent, with its `Content-Length` on Apple platforms.
+    ///
+    /// On Linux, FoundationNetworking sends every stream body with `Transfer-Encoding: chunked`, and a
+    /// `Content-Length` beside it would make the request one a server must refuse: the file goes chunked, without one.
     ///
     /// ```swift
     /// func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
@@ -26,13 +29,18 @@ extension URLRequest {
         setBody(body)
     }
 
-    /// Sets the body to `body`, bytes or a file, which is sent as a stream with its `Content-Length`.
+    /// Sets the body to `body`, bytes or a file, which is sent as a stream: with its `Content-Length` on Apple
+    /// platforms, chunked without one on Linux.
     private mutating func setBody(_ body: RequestBody?) {
         if let file = body?.file {
             httpBodyStream = InputStream(url: file)
-            if value(forHTTPHeaderField: "Content-Length") == nil, let length = try? file.regularFileSize() {
-                setValue(String(length), forHTTPHeaderField: "Content-Length")
-            }
+            #if canImport(FoundationNetworking)
+                setValue(nil, forHTTPHeaderField: "Content-Length")
+            #else
+                if value(forHTTPHeaderField: "Content-Length") == nil, let length = try? file.regularFileSize() {
+                    setValue(String(length), forHTTPHeaderField: "Content-Length")
+                }
+            #endif
         } else {
             httpBody = (try? body?.bytes()) ?? nil
         }

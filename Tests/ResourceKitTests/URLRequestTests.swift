@@ -57,8 +57,10 @@ import Testing
         #expect(["a,b", "b,a"].contains(fields.values.first))
     }
 
-    /// The public conversion, for a transport of yours built on `URLSession`: a file body goes along as a stream with
-    /// its length, so a transport that sends what it is given sends the file's bytes.
+    /// The public conversion, for a transport of yours built on `URLSession`: a file body goes along as a stream.
+    ///
+    /// With its length, so a transport that sends what it is given sends the file's bytes; on Linux without its length, even one a caller set: FoundationNetworking sends a stream chunked, and both would
+    /// make a request a server must refuse.
     @Test func aRequestsFileBodyBecomesAStreamWithItsLength() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -66,10 +68,15 @@ import Testing
         var request = Request(method: "PUT", url: baseURL, body: .file(file))
         request.addValue("a", forHTTPHeaderField: "X-Trace")
         request.addValue("b", forHTTPHeaderField: "X-Trace")
+        request.setValue("1234", forHTTPHeaderField: "Content-Length")
         let converted = try URLRequest(request)
         #expect(converted.httpMethod == "PUT")
         #expect(converted.httpBody == nil && converted.httpBodyStream != nil)
-        #expect(converted.value(forHTTPHeaderField: "Content-Length") == "1234")
+        #if canImport(FoundationNetworking)
+            #expect(converted.value(forHTTPHeaderField: "Content-Length") == nil)
+        #else
+            #expect(converted.value(forHTTPHeaderField: "Content-Length") == "1234")
+        #endif
         #expect(converted.value(forHTTPHeaderField: "X-Trace") == "a,b")
     }
 

@@ -41,7 +41,7 @@ import Testing
             case .asyncHTTPClient, .publicAPI:
                 let body = try await load()
                 #expect(body == Data("hello".utf8))
-            case .urlSession:
+            case .urlSession, .publicSession:
                 let error = try await #require(throws: WebserviceError.self) { try await load() }
                 #expect((error.underlyingError as? URLError)?.code == .badServerResponse, "\(error)")
             }
@@ -74,7 +74,7 @@ import Testing
         switch kind {
         case .asyncHTTPClient, .publicAPI:
             #expect(child.succeeded, "\(child.output.suffix(2_000))")
-        case .urlSession:
+        case .urlSession, .publicSession:
             #expect(!child.succeeded, "FoundationNetworking read the trailers: drop the warning in Transports.md")
             #expect(
                 child.output.contains("Transfer completed, but there's no response"), "\(child.output.suffix(2_000))")

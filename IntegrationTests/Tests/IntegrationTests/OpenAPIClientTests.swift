@@ -208,7 +208,7 @@ import Testing
             switch kind {
             case .asyncHTTPClient, .publicAPI:
                 #expect(fields == repeatedFields.map { "\($0.0): \($0.1)" })
-            case .urlSession:
+            case .urlSession, .publicSession:
                 let joined = "X-Order: " + order.map(\.1).joined(separator: ", ")
                 #expect(fields == cookies.map { "Set-Cookie: \($0.1)" } + [joined])
             }

@@ -85,7 +85,7 @@ import Testing
             let authentication = Authentication(for: [base, other], headerField: "X-Session") { _ in "session-SECRET" }
             let webservice: Webservice
             switch kind {
-            case .urlSession:
+            case .urlSession, .publicSession:
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.httpAdditionalHeaders = ["Authorization": "Bearer configured-SECRET"]
                 webservice = Webservice(

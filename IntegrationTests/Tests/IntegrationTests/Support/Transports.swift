@@ -19,13 +19,16 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case urlSession
     /// `AsyncHTTPClientTransport()`, with ResourceKit's shared client.
     case asyncHTTPClient
-    /// `PublicTransport`, written against the public API alone: not in `allCases`, only in the contract's tests.
+    /// `PublicTransport`, written against the public API alone over AsyncHTTPClient: not in `allCases`, only in the
+    /// contract's tests.
     case publicAPI
+    /// `PublicSessionTransport`, written against the public API alone over `URLSession`: only in the contract's tests.
+    case publicSession
 
     /// The two transports every test that talks to the server runs with.
     static var allCases: [TransportKind] { [.urlSession, .asyncHTTPClient] }
     /// Both, and a transport of a user's own: the tests of what the transport contract promises.
-    static let contract = allCases + [.publicAPI]
+    static let contract = allCases + [.publicAPI, .publicSession]
 
     var testDescription: String { rawValue }
 
@@ -50,10 +53,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return Webservice(
                 transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
                 observer: observer)
-        case .publicAPI:
+        case .publicAPI, .publicSession:
             return Webservice(
-                transport: PublicTransport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache,
-                middleware: middleware, observer: observer)
+                transport: transport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
+                observer: observer)
         }
     }
 
@@ -63,6 +66,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .urlSession: URLSessionTransport()
         case .asyncHTTPClient: AsyncHTTPClientTransport()
         case .publicAPI: PublicTransport()
+        case .publicSession: PublicSessionTransport.shared
         }
     }
 
@@ -72,7 +76,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     {
         switch self {
         case .urlSession: try URLSessionTransport(configuration: .ephemeral, trust: policy, hosts: hosts)
-        case .asyncHTTPClient, .publicAPI: try AsyncHTTPClientTransport(trust: policy, hosts: hosts)
+        case .asyncHTTPClient, .publicAPI, .publicSession: try AsyncHTTPClientTransport(trust: policy, hosts: hosts)
         }
     }
 
@@ -96,7 +100,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     /// the session's `timeoutIntervalForRequest`, or the client's `timeout.read`.
     func withWebservice(idleTimeout seconds: Int, _ body: (Webservice) async throws -> Void) async throws {
         switch self {
-        case .urlSession:
+        case .urlSession, .publicSession:
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = TimeInterval(seconds)
             try await body(.urlSession(configuration))
