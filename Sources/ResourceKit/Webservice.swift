@@ -95,15 +95,29 @@ public struct Webservice: Sendable {
         return (standardized as? WebserviceError)?.failing(request) ?? standardized
     }
 
-    /// The most bytes of a request body that arrives as a stream (an OpenAPI client's) collected to be sent.
-    package static let streamedBodyLimit = 64 << 20
+    /// Sends `resource`'s request through the pipeline and returns the response as the resource's
+    /// ``Resource/receiver`` left it, neither validated nor parsed: whole by default, or, for a resource without a
+    /// receiver, with its body still arriving, for you to read.
+    ///
+    /// It is ``load(_:)->A`` without its last step, for a client that reads the status and the header fields itself,
+    /// as ResourceKitOpenAPI's does; it throws what `load` throws before that step. A download's body is its file, which
+    /// goes with the response: load a download with `load`, which moves it into place.
+    ///
+    /// ```swift
+    /// let response = try await webservice.response(for: Resource<Void>(url: url, method: .head))
+    /// let length = response.value(forHTTPHeaderField: "Content-Length")
+    /// ```
+    @concurrent
+    public func response<A>(for resource: Resource<A>) async throws -> Response {
+        try await exchange(resource).1
+    }
 
     /// Sends `resource`'s request through the pipeline and returns it with the response as the resource's
     /// ``Resource/receiver`` left it: whole, a download's file in its place, or, without a receiver, with its body
     /// still to be read.
     ///
     /// Its errors name the request, once (``reported(_:of:)``).
-    package func exchange<A>(_ resource: Resource<A>) async throws -> (Request, Response) {
+    func exchange<A>(_ resource: Resource<A>) async throws -> (Request, Response) {
         try Task.checkCancellation()
         let unchecked = Request(resource: resource)
         do {

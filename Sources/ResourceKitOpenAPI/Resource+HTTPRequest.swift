@@ -13,12 +13,15 @@
         /// - Throws: ``ResourceKit/WebserviceError/Reason/encoding(_:)`` before anything is sent, for a URL that
         ///   can't be made, a body over 64 MiB, or a method ``ResourceKit/HTTPMethod`` doesn't have (or a `GET` or
         ///   `DELETE` with a body).
+        /// The most bytes of a request body that arrives as a stream collected to be sent.
+        static let streamedBodyLimit = 64 << 20
+
         init(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws(WebserviceError) {
             let url = try Self.url(of: request, under: baseURL)
             var bytes: Data?
             if let body {
                 do {
-                    bytes = try await Data(collecting: body, upTo: Webservice.streamedBodyLimit)
+                    bytes = try await Data(collecting: body, upTo: Self.streamedBodyLimit)
                 } catch {
                     throw WebserviceError(.encoding(error))
                 }

@@ -21,7 +21,7 @@
         {
             var resource = try await Resource<Void>(request, body: body, baseURL: baseURL)
             resource.name = operationID
-            let (_, response) = try await exchange(resource)
+            let response = try await response(for: resource)
             // The resource's receiver read the body whole.
             let body = response.body.data ?? Data()
             guard let head = HTTPResponse(response) else { throw WebserviceError(.nonHTTPResponse(body: body)) }

@@ -5,12 +5,16 @@ import Foundation
 ///
 /// Redirects keep credential header fields only within one origin, and a credential is attached only to requests for
 /// the origins it was issued for.
-package struct Origin: Hashable, Sendable {
-    package let scheme: String?
-    package let host: String?
-    package let port: Int?
+public struct Origin: Hashable, Sendable {
+    /// The scheme, lowercased.
+    public let scheme: String?
+    /// The host, lowercased.
+    public let host: String?
+    /// The port, or the scheme's default (80 for `http`, 443 for `https`).
+    public let port: Int?
 
-    package init(_ url: URL) {
+    /// The origin of `url`.
+    public init(_ url: URL) {
         scheme = url.scheme?.lowercased()
         host = url.host?.lowercased()
         port = url.port ?? ["http": 80, "https": 443][scheme ?? ""]

@@ -144,8 +144,9 @@ enum SafeFile {
 /// Runs `work` on a global Dispatch queue, off Swift's cooperative pool, and returns what it returns.
 ///
 /// It is for work with files, which may wait on a disk or, opened by mistake, on a FIFO, while the pool's few threads
-/// serve every task of the process. ResourceKitTesting reads its fixtures with it too (`package`).
-package func offCooperativePool<Result: Sendable>(
+/// serve every task of the process: a transport or middleware of yours that reads a file uses it too, as
+/// ResourceKitTesting does for its fixtures.
+public func offCooperativePool<Result: Sendable>(
     _ work: @escaping @Sendable () throws -> Result
 ) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in

@@ -27,10 +27,12 @@ extension URL {
     /// The bytes of the local regular file this URL names, read whole: a symbolic link is followed when
     /// `followingLinks`, as in a path the caller gave, and is refused otherwise, as in a name found in a directory.
     ///
-    /// ResourceKitTesting reads its fixtures and recordings with it too (`package`).
+    /// It refuses what isn't a regular file (a FIFO, a device, a directory) without waiting on it; ResourceKitTesting
+    /// reads its fixtures and recordings with it.
     ///
-    /// - Throws: The errors of ``regularFileSize()``; `.cannotOpenFile` for a link that isn't followed.
-    package func regularFileContents(followingLinks: Bool = true) throws(URLError) -> Data {
+    /// - Throws: `URLError`: `.fileDoesNotExist`, `.fileIsDirectory`, `.noPermissionsToReadFile` or `.cannotOpenFile`
+    ///   (for a link that isn't followed, or what isn't a regular file).
+    public func regularFileContents(followingLinks: Bool = true) throws(URLError) -> Data {
         try Self.checked(self) { () throws(SafeFile.Refusal) in
             try SafeFile.contents(of: path, followingLinks: followingLinks, owner: .anyone)
         }

@@ -7,9 +7,9 @@ import Synchronization
 
 /// Keeps credentials out of everything ResourceKit prints: URL userinfo, credential query values, `Bearer`, `Basic`,
 /// `Token` and `DPoP` tokens, JSON credential fields, and the secrets a request carried.
-package enum Redaction {
+public enum Redaction {
     /// What a credential is replaced with.
-    package static let mark = "REDACTED"
+    public static let mark = "REDACTED"
 
     /// Whether a query item, form or JSON field with this name holds a credential: one of `names` (`api_key`,
     /// `password`, `pin`, …), or a name with a credential word (`access_token`, `x-sig`) that isn't a page cursor.
@@ -89,7 +89,7 @@ package enum Redaction {
     /// The credentials `request` carries: the values of its unsafe header fields and the credentials inside them
     /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
     /// values, each as it is and as the URL encodes it.
-    package static func secrets(of request: Request) -> [String] {
+    public static func secrets(of request: Request) -> [String] {
         secrets(url: request.url, fields: request.headerFields.lazy.map { ($0.name, $0.value) })
     }
 
@@ -156,7 +156,7 @@ package enum Redaction {
 
     /// `url` with its userinfo, credential query values and `secrets` replaced by ``mark``, or `nil` if the result
     /// is no URL.
-    package static func redacted(_ url: URL, removing secrets: [String] = []) -> URL? {
+    public static func redacted(_ url: URL, removing secrets: [String] = []) -> URL? {
         let text = url.absoluteString
         let scrubbed = scrub(text, removing: secrets)
         return scrubbed == text ? url : URL(string: scrubbed)
@@ -165,7 +165,7 @@ package enum Redaction {
     /// `text` with every credential in it replaced by ``mark``: the userinfo of URLs, credential query or fragment
     /// values, `Bearer`, `Basic`, `Token` and `DPoP` tokens, the values of JSON fields with credential names, and
     /// `secrets`.
-    package static func scrub(_ text: String, removing secrets: [String] = []) -> String {
+    public static func scrub(_ text: String, removing secrets: [String] = []) -> String {
         var bytes = Array(text.utf8)
         let names = names.value
         bytes = redactingUserinfo(bytes)
@@ -279,7 +279,7 @@ extension Redaction {
 
     /// `bytes` with every occurrence of the UTF-8 bytes of `secrets` replaced by ``mark``, the longest first where
     /// several start: for bodies that aren't text.
-    package static func removing(_ secrets: [String], from bytes: Data) -> Data {
+    public static func removing(_ secrets: [String], from bytes: Data) -> Data {
         Data(removing(secrets, from: Array(bytes)))
     }
 

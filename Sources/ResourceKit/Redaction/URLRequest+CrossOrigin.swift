@@ -18,7 +18,7 @@ let safeHeaderNames: Set<String> = [
 
 /// Whether a header field with this name is known to carry no credential: on ``safeHeaderNames``, or among the
 /// `extra` names, in ASCII lowercase (``asciiLowercased(_:)``), that a caller declared safe.
-package func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
+public func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
     let name = asciiLowercased(name)
     return safeHeaderNames.contains(name) || extra.contains(name)
 }
