@@ -79,7 +79,7 @@ do throws(WebserviceError) {
     }
     check(response.statusCode == 404, "a 404 is .unacceptableStatus with the response's status code")
     check(response.value(forHTTPHeaderField: "content-type") == "application/json", "its header fields are kept")
-    check(response.body == notFoundBody, "and so is its body, with the server's message")
+    check(response.body.data == notFoundBody, "and so is its body, with the server's message")
     check(error.description.contains("no such list"), "the description quotes the start of the body")
 }
 
@@ -98,7 +98,7 @@ do throws(WebserviceError) {
         fail("expected .parsing with DecodingError.keyNotFound, got \(error)")
     }
     check(key.stringValue == "title", "the DecodingError names the missing key")
-    check(response.statusCode == 200 && response.body == missingTitle, "the parse error keeps the response")
+    check(response.statusCode == 200 && response.body.data == missingTitle, "the parse error keeps the response")
 }
 
 //: A response that isn't HTTP at all (a `file:` URL, say) is rejected before the body is looked at:
