@@ -16,8 +16,9 @@ let safeHeaderNames: Set<String> = [
     "expires", "last-modified", "pragma", "range", "retry-after", "server", "user-agent", "vary", "via",
 ]
 
-/// Whether a header field with this name is known to carry no credential: on ``safeHeaderNames``, or among the
-/// `extra` names, in ASCII lowercase (``asciiLowercased(_:)``), that a caller declared safe.
+/// Whether a header field with this name is known to carry no credential, in any letter case: one of the names
+/// <doc:Transports#Redirects-and-safe-header-fields> lists, or among the `extra` names, in ASCII lowercase, that a
+/// caller declared safe.
 public func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
     let name = asciiLowercased(name)
     return safeHeaderNames.contains(name) || extra.contains(name)
