@@ -149,19 +149,13 @@ final class BodyChannel: Sendable {
 
     /// The next chunk, for a stream, or `nil` after the last; cancelling the calling task stops the transfer.
     func next() async throws -> Data? {
-        try await withTaskCancellationHandler {
+        // What waits in memory already, or the end, is taken at once: a small body has arrived whole by the time its
+        // reader asks.
+        if !Task.isCancelled, let ready = state.withLock({ Self.ready(in: &$0) }) { return try ready.get() }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { taker in
                 let take = state.withLock { state -> () -> Void in
-                    if state.taken < state.early.count {
-                        let chunk = state.early[state.taken]
-                        state.taken += 1
-                        if state.taken * 2 >= state.early.count {
-                            state.early.removeFirst(state.taken)
-                            state.taken = 0
-                        }
-                        state.waiting -= Self.weight(of: chunk)
-                        return { taker.resume(returning: chunk) }
-                    }
+                    if let chunk = Self.takeEarly(from: &state) { return { taker.resume(returning: chunk) } }
                     if let piece = state.spool?.next(atMost: Self.pieceSize) {
                         return { self.take(piece, for: taker) }
                     }
@@ -177,6 +171,30 @@ final class BodyChannel: Sendable {
             }
         } onCancel: {
             cancel(CancellationError())
+        }
+    }
+
+    /// The next chunk that waits in memory, taken out of `state`; `nil` when none does.
+    private static func takeEarly(from state: inout State) -> Data? {
+        guard state.taken < state.early.count else { return nil }
+        let chunk = state.early[state.taken]
+        state.taken += 1
+        if state.taken * 2 >= state.early.count {
+            state.early.removeFirst(state.taken)
+            state.taken = 0
+        }
+        state.waiting -= weight(of: chunk)
+        return chunk
+    }
+
+    /// What a reader gets without waiting: a chunk in memory, or the end once nothing waits on disk; `nil` otherwise.
+    private static func ready(in state: inout State) -> Result<Data?, any Error>? {
+        if let chunk = takeEarly(from: &state) { return .success(chunk) }
+        guard (state.spool?.unread ?? 0) == 0 else { return nil }
+        switch state.end {
+        case .success: return .success(nil)
+        case .failure(let error): return .failure(error)
+        case nil: return nil
         }
     }
 
