@@ -34,13 +34,15 @@ extension URLRequest {
     private mutating func setBody(_ body: RequestBody?) {
         if let file = body?.file {
             httpBodyStream = InputStream(url: file)
+            var sendsLength = true
             #if canImport(FoundationNetworking)
-                setValue(nil, forHTTPHeaderField: "Content-Length")
-            #else
-                if value(forHTTPHeaderField: "Content-Length") == nil, let length = try? file.regularFileSize() {
-                    setValue(String(length), forHTTPHeaderField: "Content-Length")
-                }
+                sendsLength = false
             #endif
+            if !sendsLength {
+                setValue(nil, forHTTPHeaderField: "Content-Length")
+            } else if value(forHTTPHeaderField: "Content-Length") == nil, let length = try? file.regularFileSize() {
+                setValue(String(length), forHTTPHeaderField: "Content-Length")
+            }
         } else {
             httpBody = (try? body?.bytes()) ?? nil
         }
