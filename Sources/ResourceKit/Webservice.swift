@@ -113,8 +113,8 @@ public struct Webservice: Sendable {
     }
 
     /// Sends `resource`'s request through the pipeline and returns it with the response as the resource's
-    /// ``Resource/receiver`` left it: whole, a download's file in its place, or, without a receiver, with its body
-    /// still to be read.
+    /// ``Resource/receiver`` left it: whole, a download's in its file (which ``load(_:)->A`` moves into place), or,
+    /// without a receiver, with its body still to be read.
     ///
     /// Its errors name the request, once (``reported(_:of:)``).
     func exchange<A>(_ resource: Resource<A>) async throws -> (Request, Response) {
@@ -171,9 +171,8 @@ public struct Webservice: Sendable {
     /// It throws, before anything is sent, for a header field HTTP forbids. A transport that would add credentials
     /// of its own to a request without them adds none, or refuses it (``LoadContext/sendsCredentials``).
     ///
-    /// `request` is `resource`'s. Inlined, like `Transfer(of:)`, into callers that
-    /// have `Resource<A>`'s metadata at hand: called, this generic function looks it up again, hundreds of
-    /// instructions a load.
+    /// `request` is `resource`'s. Inlined into callers that have `Resource<A>`'s metadata at hand: called, this generic
+    /// function looks it up again, hundreds of instructions a load.
     @inline(__always)
     private func request<A>(for resource: Resource<A>, _ request: Request) throws(WebserviceError) -> Request {
         try validateHeaderFields(resource.headers)
