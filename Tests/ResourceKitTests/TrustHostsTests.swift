@@ -74,7 +74,8 @@ import Testing
 
     @Test(arguments: [
         "", "*", "*.", ".", "a.*.com", "*.*.com", "**.example.com", "*example.com", "ex ample.com", "äpi.example.com",
-        "example..com", "https://example.com", "example.com/path", "example.com:443", "user@example.com",
+        "example..com", "example.com..", ":::..", "https://example.com", "example.com/path", "example.com:443",
+        "user@example.com",
         String(repeating: "a", count: 64) + ".com", "exa\u{0}mple.com",
     ])
     func malformedKeyIsATypedErrorWhenTheHostsAreRead(key: String) {

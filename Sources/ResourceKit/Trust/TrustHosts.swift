@@ -84,6 +84,8 @@ struct TrustHosts<Policy> {
         var bytes = Array(host.utf8)
         guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        // One trailing dot is the root's; a second is an empty label, which no host has.
+        guard bytes.last != UInt8(ascii: ".") else { return nil }
         if bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") {
             bytes = Array(bytes.dropFirst().dropLast())
         }
