@@ -1,8 +1,8 @@
 import Foundation
 
 /// The receiver of a download (``Resource/receiver``): each attempt writes an accepted response's body to a file
-/// beside the ``LoadContext/destination``, which takes the destination's place once the whole body has arrived and the
-/// load is still on; another status's body stays in memory for the error.
+/// beside the ``LoadContext/destination`` and returns it as the body, which takes the destination's place once the
+/// load has succeeded (``Webservice/load(_:)->A``); another status's body stays in memory for the error.
 ///
 /// A `GET` download may leave its partial file for the next attempt, which `Resuming` asks to go on from with `Range`
 /// and `If-Range`; a body that resumes it is appended to it. See <doc:TransferringFiles>.
