@@ -149,12 +149,16 @@ extension ResponseCache {
         /// request doesn't read the cache or nothing is stored; finding one counts as a use.
         func lookup(_ request: Request, service: Webservice.Identity?) -> (found: Found?, generation: Int) {
             guard request.readsCache else { return (nil, generation) }
-            for keptFor in [service, nil] where keptFor == nil || keptForServices > 0 {
-                if let key = Key(request, keptFor: keptFor), let entry = storage.entry(for: key) {
-                    return (Found(response: entry.response, age: age(of: entry), keptFor: keptFor), generation)
-                }
+            if let service, keptForServices > 0, let found = found(request, keptFor: service) {
+                return (found, generation)
             }
-            return (nil, generation)
+            return (found(request, keptFor: nil), generation)
+        }
+
+        /// The response stored for `request` under the key kept for `keptFor`, counted as a use.
+        private func found(_ request: Request, keptFor: Webservice.Identity?) -> Found? {
+            guard let key = Key(request, keptFor: keptFor), let entry = storage.entry(for: key) else { return nil }
+            return Found(response: entry.response, age: age(of: entry), keptFor: keptFor)
         }
 
         /// The seconds since `entry` arrived, plus the `Age` it arrived with.
