@@ -1,6 +1,8 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
 let package = Package(
     name: "ResourceKit",
     // The versions with the Synchronization module's `Mutex`, which the default transport's body path needs.
@@ -57,9 +59,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
+        // Small helpers (header syntax, safe files, hashes) that the core and the built-ins share: never re-exported.
+        .target(name: "ResourceKitSupport", swiftSettings: strict),
+        // What every load and every extension is written against: the contract. No trait.
+        .target(name: "ResourceKitCore", dependencies: ["ResourceKitSupport"], swiftSettings: strict),
+        // Every feature without a dependency, on the core's public API: formats, middleware, the cache, downloads,
+        // streams, trust, URLSessionTransport and FileTransport.
         .target(
-            name: "ResourceKit",
+            name: "ResourceKitBuiltIns", dependencies: ["ResourceKitCore", "ResourceKitSupport"], swiftSettings: strict),
+        // One target a trait, empty unless its trait is on.
+        .target(
+            name: "ResourceKitAsyncHTTPClient",
             dependencies: [
+                "ResourceKitCore", "ResourceKitSupport", "ResourceKitBuiltIns",
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
                 ),
@@ -74,12 +86,53 @@ let package = Package(
                     name: "NIOHTTPCompression", package: "swift-nio-extras",
                     condition: .when(traits: ["AsyncHTTPClient"])
                 ),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ResourceKitHTTPTypes",
+            dependencies: [
+                "ResourceKitCore",
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
-                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ResourceKitLogging",
+            dependencies: [
+                "ResourceKitCore", "ResourceKitSupport", "ResourceKitBuiltIns",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ResourceKitMetrics",
+            dependencies: [
+                "ResourceKitCore", "ResourceKitSupport", "ResourceKitBuiltIns",
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ResourceKitTracing",
+            dependencies: [
+                "ResourceKitCore", "ResourceKitSupport", "ResourceKitBuiltIns",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
+            swiftSettings: strict
+        ),
+        // `import ResourceKit`: the core, the built-ins and each enabled trait's target, re-exported.
+        .target(
+            name: "ResourceKit",
+            dependencies: [
+                "ResourceKitCore", "ResourceKitBuiltIns",
+                .target(name: "ResourceKitAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+                .target(name: "ResourceKitHTTPTypes", condition: .when(traits: ["HTTPTypes"])),
+                .target(name: "ResourceKitLogging", condition: .when(traits: ["Logging"])),
+                .target(name: "ResourceKitMetrics", condition: .when(traits: ["Metrics"])),
+                .target(name: "ResourceKitTracing", condition: .when(traits: ["Tracing"])),
+            ],
+            swiftSettings: strict
         ),
         // Empty unless the `OpenAPI` trait is on.
         .target(
@@ -90,34 +143,36 @@ let package = Package(
                     name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: strict
         ),
         .target(
             name: "ResourceKitTesting",
-            dependencies: ["ResourceKit"],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            dependencies: ["ResourceKit", "ResourceKitSupport"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "ResourceKitTestingTests",
             dependencies: ["ResourceKitTesting"],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: strict
         ),
         .testTarget(
             name: "ResourceKitTests",
-            dependencies: ["ResourceKit", "ResourceKitTesting"],
+            dependencies: [
+                "ResourceKit", "ResourceKitTesting", "ResourceKitCore", "ResourceKitBuiltIns", "ResourceKitSupport",
+            ],
             resources: [.copy("Fixtures")],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: strict
         ),
         // The foundation issue's public contract, compiled line for line.
         .testTarget(
             name: "FoundationContractTests",
             dependencies: ["ResourceKit"],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: strict
         ),
         .testTarget(
             name: "READMETests",
             dependencies: ["ResourceKit"],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+internal import ResourceKitSupport
 import ResourceKit
 
 #if canImport(FoundationNetworking)

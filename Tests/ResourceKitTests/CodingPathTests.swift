@@ -1,6 +1,9 @@
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 @Suite struct CodingPathTests {
     @Test(

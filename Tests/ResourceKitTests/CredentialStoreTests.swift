@@ -1,6 +1,9 @@
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// Single-flight credentials: many rejections, one refresh.
 @Suite struct CredentialStoreTests {

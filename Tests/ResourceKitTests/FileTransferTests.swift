@@ -3,7 +3,10 @@ import ResourceKitTesting
 import Synchronization
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -98,7 +101,7 @@ import Testing
                     return target?.hasPrefix(directory.path) == true
                 })
 
-            let arrived = try #require(try body.finish().2)
+            let arrived = try #require(try body.finish().2?.takeFile())
             // Another file takes the number the temporary file had; abandoning the body must not close it.
             let other = open("/dev/null", O_RDONLY)
             guard dup2(other, descriptor) == descriptor else { return "dup2 failed" }

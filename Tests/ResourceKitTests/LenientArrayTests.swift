@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 private let lenientEpisodes = Resource<LenientArray<Episode>>(get: baseURL.appendingPathComponent("episodes"))
 

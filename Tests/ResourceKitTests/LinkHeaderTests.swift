@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// Where a `Link` header field says the next page is (RFC 8288): pure parsing, no network.
 @Suite struct LinkHeaderTests {

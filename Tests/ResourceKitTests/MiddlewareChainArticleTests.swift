@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+import ResourceKitTesting
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -52,8 +56,10 @@ import Testing
     /// The layers a load passes in the code, in order, for a web service with every part: the timeout that runs the
     /// pipeline, its layers, the resource's receiver, which `Pipeline` puts innermost, and the transport's end.
     static func layerNamesInCode() -> [String] {
-        let layers = Pipeline.layers(
-            middleware: [Mine()], cache: ResponseCache(byteLimit: 1_000), limiter: LoadLimiter(maxConcurrentLoads: 1))
+        let layers = Webservice(
+            transport: StubTransport.answering(.status(200)), maxConcurrentLoads: 1,
+            cache: ResponseCache(byteLimit: 1_000), middleware: [Mine()]
+        ).layers
         return [String(describing: Timeout.self)]
             + layers.map { $0 is Mine ? "middleware" : String(describing: type(of: $0)) }
             + ["receiver", String(describing: Sending.self)]

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// `multipart/form-data` bodies (RFC 7578), byte for byte, as a resource is created with them.
 @Suite struct MultipartFormTests {

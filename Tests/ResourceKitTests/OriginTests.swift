@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// Which requests a credential belongs to: the same scheme, host and port.
 @Suite struct OriginTests {

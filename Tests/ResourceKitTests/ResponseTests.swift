@@ -2,7 +2,10 @@ import Foundation
 import ResourceKitTesting
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -12,7 +15,7 @@ import Testing
 private func listed(_ statusCode: Int) -> Response {
     Response(
         statusCode: statusCode,
-        fields: [
+        headerFields: [
             .init(name: "Retry-After", value: "5"), .init(name: "X-Trace", value: "a"),
             .init(name: "x-trace", value: "b"),
         ], body: Data(),
@@ -25,13 +28,13 @@ private func listed(_ statusCode: Int) -> Response {
     @Test(arguments: ["-1", "+-5", "12a", ""])
     func aContentLengthThatIsNotAByteCountIsNoLength(_ value: String) throws {
         let listed = Response(
-            statusCode: 200, fields: [.init(name: "Content-Length", value: value)], body: Data(), url: baseURL)
+            statusCode: 200, headerFields: [.init(name: "Content-Length", value: value)], body: Data(), url: baseURL)
         #expect(listed.contentLength == nil)
         let native = try #require(
             HTTPURLResponse(url: baseURL, statusCode: 200, httpVersion: nil, headerFields: ["Content-Length": value]))
         #expect(Response(native, body: Data()).contentLength == nil)
         let counted = Response(
-            statusCode: 200, fields: [.init(name: "Content-Length", value: "12")], body: Data(), url: baseURL)
+            statusCode: 200, headerFields: [.init(name: "Content-Length", value: "12")], body: Data(), url: baseURL)
         #expect(counted.contentLength == 12)
     }
 
@@ -112,7 +115,7 @@ private func listed(_ statusCode: Int) -> Response {
         }
         _ = try await webservice.load(resource)
         let loaded = try await webservice.load(resource)
-        let response = Response(statusCode: 200, fields: server.fields, body: Data(), url: baseURL)
+        let response = Response(statusCode: 200, headerFields: server.fields, body: Data(), url: baseURL)
         var dumped = ""
         dump(response, to: &dumped)
         let repeated = response.value(forHTTPHeaderField: "X-REPEATED")?.utf8.count ?? 0
@@ -134,7 +137,7 @@ private func listed(_ statusCode: Int) -> Response {
         func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             await requests.append(request)
             let revalidates = request.value(forHTTPHeaderField: "If-None-Match") != nil
-            let head = Response(statusCode: revalidates ? 304 : 200, fields: fields, body: Data(), url: request.url)
+            let head = Response(statusCode: revalidates ? 304 : 200, headerFields: fields, body: Data(), url: request.url)
             return (head, ResponseBody(revalidates ? Data() : Data("ok".utf8)))
         }
     }
@@ -146,7 +149,7 @@ private func listed(_ statusCode: Int) -> Response {
         let native = Response(
             try httpResponse(200, headers: ["Set-Cookie": cookies, "X-Order": "first, second", "Age": "1"]),
             body: Data())
-        let fields = native.orderedFields.map { "\($0.name): \($0.value)" }
+        let fields = native.headerFields.map { "\($0.name): \($0.value)" }
         #expect(
             fields == [
                 "Age: 1", "Set-Cookie: a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/", "Set-Cookie: b=2; HttpOnly",

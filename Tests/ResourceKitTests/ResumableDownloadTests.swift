@@ -2,7 +2,10 @@ import Foundation
 import ResourceKitTesting
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// Work that callers share and may abandon: a cancelled caller leaves at once, the others keep the work, and the last
 /// one out cancels it.

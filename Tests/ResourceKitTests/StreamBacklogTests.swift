@@ -2,7 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// What a stream's body holds while its reader is behind a writer that never waits, as a session delegate's: the
 /// chunks past the memory backlog wait in an unnamed file, and every chunk reaches the reader once, in order.

@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+@testable import ResourceKitBuiltIns
 import ResourceKitTesting
 import Testing
 
@@ -42,13 +43,9 @@ import Testing
         ("Illegal or missing hexadecimal sequence in chunked-encoding", .badServerResponse),
     ]
 
-    /// The error `load` reports when the transport throws `error`.
+    /// The error `URLSessionTransport` reports when FoundationNetworking ends a task with `error`.
     private func reported(_ error: any Error) async throws -> any Error {
-        let webservice = Webservice(transport: StubTransport.answering(.computed { _ in throw error }))
-        let failure = try await #require(throws: WebserviceError.self) {
-            try await webservice.load(Resource<Data>(url: baseURL))
-        }
-        return try #require(failure.underlyingError)
+        URLError.standardizing(error)
     }
 
     @Test(arguments: curlMessages)
@@ -86,7 +83,7 @@ import Testing
         #expect(reported.localizedDescription == error.localizedDescription)
     }
 
-    @Test func loadReportsLinuxCertificateFailureAsServerCertificateUntrusted() async throws {
+    @Test func theSessionTransportReportsLinuxCertificateFailureAsServerCertificateUntrusted() async throws {
         let url = try #require(URL(string: "https://127.0.0.1:8443/episodes"))
         let linux = URLError(
             .unknown,
@@ -94,11 +91,7 @@ import Testing
                 NSLocalizedDescriptionKey: "SSL certificate problem: self-signed certificate",
                 NSURLErrorFailingURLErrorKey: url,
             ])
-        let webservice = Webservice(transport: StubTransport.answering(.computed { _ in throw linux }))
-        let error = try await #require(throws: WebserviceError.self) {
-            try await webservice.load(Resource<Data>(url: url))
-        }
-        let reported = try #require(try requireCase(\.transport, of: error) as? URLError)
+        let reported = try #require(URLError.standardizing(linux) as? URLError)
         #expect(reported.code == .serverCertificateUntrusted)
         #expect(reported.failingURL == url)
     }

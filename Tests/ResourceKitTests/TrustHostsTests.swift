@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 /// A transport's trust policies by host: exact keys, one-label wildcards, the policy of every other host, and keys
 /// that are no host, compared on ASCII bytes.

@@ -4,7 +4,10 @@ import ResourceKitTesting
 import Synchronization
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

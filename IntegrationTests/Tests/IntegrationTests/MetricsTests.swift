@@ -5,7 +5,10 @@ import MetricsTestKit
 import OTelSemanticConventions
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,7 +2,10 @@ import EpisodesService
 import Foundation
 import Testing
 
-@testable import ResourceKit
+import ResourceKit
+@testable import ResourceKitBuiltIns
+@testable import ResourceKitCore
+@testable import ResourceKitSupport
 
 extension MemoryHungryTests {
     /// Downloads whose connection the server cuts part way, resumed on both transports against `/transfers/file`: the

@@ -1,0 +1,67 @@
+import Foundation
+import ResourceKitCore
+internal import ResourceKitSupport
+
+/// Where a ``ResponseCache`` keeps its entries: in memory (``MemoryStorage``) or in a directory (`DiskStorage`).
+///
+/// A storage keeps entries by key within its byte limit, dropping the least recently used to make room; the cache
+/// decides what is stored and when it answers. Reading an entry counts as a use.
+protocol CacheStorage {
+    /// The bytes the entries take, counted against the limit.
+    var byteCount: Int { get }
+    /// The number of entries.
+    var count: Int { get }
+    /// The entry for `key`, counted as a use; `nil` when there is none or it can't be read (it is then dropped).
+    mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry?
+    /// Stores `entry` under `key`, replacing what was there and dropping the least recently used entries to make room;
+    /// an entry larger than the whole limit, or one that can't be written, is not stored.
+    mutating func insert(_ entry: ResponseCache.Entry, for key: ResponseCache.Key)
+    /// Drops the entry for `key`, if there is one.
+    mutating func remove(_ key: ResponseCache.Key)
+    /// Drops every entry whose key's URL is `url`, whatever its header fields.
+    mutating func removeAll(url: String)
+    /// Drops every entry.
+    mutating func removeAll() throws
+}
+
+/// The entries of an in-memory ``ResponseCache``, in the order they were last used.
+struct MemoryStorage: CacheStorage {
+    private let byteLimit: Int
+    private var entries = RecencyList<ResponseCache.Key, (entry: ResponseCache.Entry, cost: Int)>()
+    private(set) var byteCount = 0
+
+    init(byteLimit: Int) {
+        self.byteLimit = byteLimit
+    }
+
+    var count: Int { entries.count }
+
+    mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
+        entries.use(key)
+        return entries[key]?.entry
+    }
+
+    mutating func insert(_ entry: ResponseCache.Entry, for key: ResponseCache.Key) {
+        remove(key)
+        let cost = key.byteCount + entry.response.byteCount
+        guard cost <= byteLimit else { return }
+        while byteCount + cost > byteLimit, let oldest = entries.leastRecentlyUsedKey {
+            remove(oldest)
+        }
+        entries.insert((entry, cost), for: key)
+        byteCount += cost
+    }
+
+    mutating func remove(_ key: ResponseCache.Key) {
+        if let removed = entries.removeValue(forKey: key) { byteCount -= removed.cost }
+    }
+
+    mutating func removeAll(url: String) {
+        for key in entries.keys.filter({ $0.url == url }) { remove(key) }
+    }
+
+    mutating func removeAll() {
+        entries.removeAll()
+        byteCount = 0
+    }
+}
