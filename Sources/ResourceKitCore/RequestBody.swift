@@ -17,10 +17,8 @@ public struct RequestBody: Encodable, Sendable {
     enum Storage: Sendable {
         /// Bytes, sent as they are.
         case data(Data)
-        /// A `multipart/form-data` form (RFC 7578).
-        case multipart([Part])
-        /// An `application/x-www-form-urlencoded` form.
-        case urlEncoded([URLQueryItem])
+        /// A form, encoded by its function when the resource is made (``init(encoding:)``).
+        case encoding(@Sendable (_ random: () -> UInt64) throws(WebserviceError) -> (body: Data, contentType: String))
         /// A file's contents, read as they are sent.
         case file(URL, contentType: String)
     }
@@ -48,18 +46,16 @@ public struct RequestBody: Encodable, Sendable {
     /// - Parameter random: The source of a multipart boundary's random bits; yours in tests.
     /// - Returns: The bytes (none for a file, which is read as it is sent), and a value such as
     ///   `multipart/form-data; boundary=ResourceKit-…`.
-    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` for a multipart part that can't be encoded (see
-    ///   ``Multipart/encoded(_:random:)``), or a file body whose URL isn't a `file:` URL.
-    func encoded(
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` for a form that can't be encoded (a multipart part's file that
+    ///   can't be read), or a file body whose URL isn't a `file:` URL.
+    public func encoded(
         random: () -> UInt64 = { UInt64.random(in: .min ... .max) }
     ) throws(WebserviceError) -> (body: Data, contentType: String) {
         switch storage {
         case .data(let data):
             return (data, "application/octet-stream")
-        case .multipart(let parts):
-            return try Multipart.encoded(parts, random: random)
-        case .urlEncoded(let fields):
-            return (Data(HTTPSyntax.formEncoded(fields).utf8), "application/x-www-form-urlencoded")
+        case .encoding(let encode):
+            return try encode(random)
         case .file(let url, let contentType):
             guard url.isFileURL else {
                 throw WebserviceError(
@@ -88,7 +84,7 @@ public struct RequestBody: Encodable, Sendable {
         switch storage {
         case .data(let data): data
         case .file: nil
-        case .multipart, .urlEncoded: try encoded().body
+        case .encoding: try encoded().body
         }
     }
 
@@ -115,36 +111,19 @@ extension RequestBody {
     public init(_ data: Data) {
         storage = .data(data)
     }
+
+    /// A form that `encode` encodes when the resource is made: it returns the bytes and the `Content-Type` that
+    /// describes them, given a source of random bits (for a boundary), as ``RequestBody/multipart(_:)`` does.
+    public init(
+        encoding encode: @escaping @Sendable (_ random: () -> UInt64) throws(WebserviceError) -> (
+            body: Data, contentType: String
+        )
+    ) {
+        storage = .encoding(encode)
+    }
 }
 
 extension Encodable where Self == RequestBody {
-    /// A `multipart/form-data` body (RFC 7578) of text fields and files, for uploads.
-    ///
-    /// Its boundary occurs in none of the parts, and names and file names keep their non-ASCII characters. See
-    /// <doc:SendingForms>.
-    ///
-    /// ```swift
-    /// let upload = try Resource<Void>(url: uploadURL, method: .post(.multipart([
-    ///     .field("title", "Holiday"), .file("photo", at: photoFileURL, contentType: "image/jpeg"),
-    /// ])))
-    /// ```
-    public static func multipart(_ parts: [RequestBody.Part]) -> RequestBody {
-        RequestBody(storage: .multipart(parts))
-    }
-
-    /// An `application/x-www-form-urlencoded` body: `name=value` pairs, percent-encoded completely, as query items are.
-    ///
-    /// An item without a value is sent as its name alone. See <doc:SendingForms>.
-    ///
-    /// ```swift
-    /// let login = try Resource<Token>(url: tokenURL, method: .post(.urlEncoded([
-    ///     URLQueryItem(name: "grant_type", value: "password"), URLQueryItem(name: "username", value: "ada"),
-    /// ])))
-    /// ```
-    public static func urlEncoded(_ fields: [URLQueryItem]) -> RequestBody {
-        RequestBody(storage: .urlEncoded(fields))
-    }
-
     /// The contents of the file at `url`, read from disk as they are sent, never held in memory whole.
     ///
     /// The file is read when the request is sent, and again for a retry; see <doc:TransferringFiles>.

@@ -147,7 +147,7 @@ public struct Response: Sendable {
 
     /// The credentials of the request this response answers, which descriptions replace wherever the server echoed
     /// them.
-    var secrets: [String] { request.map(Redaction.secrets(of:)) ?? [] }
+    var secrets: [String] { request?.secrets ?? [] }
 }
 
 extension Response: CustomReflectable {

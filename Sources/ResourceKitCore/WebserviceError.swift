@@ -104,7 +104,7 @@ public struct WebserviceError: Error, Sendable {
         var error = counting(attempts: response?.attempts ?? 1)
         if error.method == nil {
             error.method = request.method
-            error.url = Redaction.redacted(request.url, removing: Redaction.secrets(of: request))
+            error.url = request.redactedURL
         }
         return error
     }

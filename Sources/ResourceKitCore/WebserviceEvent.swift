@@ -46,7 +46,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     /// The request's URL with its credentials masked.
     public var url: URL? {
         let request = request()
-        return Redaction.redacted(request.url, removing: Redaction.secrets(of: request))
+        return request.redactedURL
     }
     /// The request as the transport got it, kept in a closure so that `dump` shows no header field.
     public let request: @Sendable () -> Request
@@ -75,8 +75,6 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     /// The size of the request's body, in memory or in its file, for the events of a request sent; `nil` without one.
     public var requestBodySize: Int64? { bodyFileLength ?? (try? request().body?.bytes()).map { Int64($0.count) } }
 
-    /// The request as a `curl` command with its credentials masked; see ``Request/cURLDescription``.
-    public var cURLDescription: String { request().cURLDescription }
 
     /// The event in one line, such as `GET https://api.example.com/episodes: 200, 2048 bytes in 35 ms`.
     public var description: String {

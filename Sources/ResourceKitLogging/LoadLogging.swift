@@ -44,7 +44,7 @@
             // Every line is at `debug` or `trace`: above, the load costs nothing more.
             guard logger.logLevel <= .debug else { return try await next(request, context) }
             let method = request.method
-            let url = Redaction.redacted(request.url, removing: Redaction.secrets(of: request))
+            let url = request.redactedURL
             let load = "\(method) \(url?.absoluteString ?? Redaction.mark)"
             logger[metadataKey: "http.request.method"] = "\(method)"
             logger[metadataKey: "url.full"] = "\(url?.absoluteString ?? Redaction.mark)"

@@ -1,4 +1,5 @@
 import Foundation
+internal import ResourceKitSupport
 import ResourceKit
 
 #if canImport(FoundationNetworking)
@@ -121,7 +122,7 @@ struct RecordedExchange: Codable {
         method = request.method
         url = Self.redacted(request)
         status = response.statusCode
-        let secrets = Redaction.secrets(of: request)
+        let secrets = Redaction.secrets(url: request.url, fields: request.headerFields.map { ($0.name, $0.value) })
         var headers: [String: String] = [:]
         for (name, value) in response.headers {
             let kept = isSafeHeader(name) || Self.urlHeaderNames.contains(name.lowercased())
@@ -151,7 +152,7 @@ struct RecordedExchange: Codable {
 
     /// The request's URL as it is recorded and looked up: without its credentials.
     static func redacted(_ request: Request) -> String {
-        Redaction.redacted(request.url, removing: Redaction.secrets(of: request))?.absoluteString ?? ""
+        request.redactedURL?.absoluteString ?? ""
     }
 
     /// A file name that names the exchange and is the same in every run: the method (at most 20 characters), the

@@ -71,7 +71,7 @@ public struct StubTransport: Transport {
         let (method, url) = (request.method, request.url)
         guard let route = routes.first(where: { $0.matches(method, url) }) else {
             // Named without its credentials, as ResourceKit's transports name a URL in their errors.
-            let named = Redaction.redacted(url, removing: Redaction.secrets(of: request))
+            let named = request.redactedURL
             let reason = "No stub route answers \(method) \(named?.absoluteString ?? "(no URL)")."
             throw URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason])
         }
@@ -162,7 +162,7 @@ public struct StubAnswer: Sendable {
             // waited on.
             (status, headers, body) = (code, fields, try await offCooperativePool { try file.regularFileContents() })
         case .failure(let code):
-            let failing = Redaction.redacted(url, removing: Redaction.secrets(of: request)) ?? url
+            let failing = request.redactedURL ?? url
             throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: failing])
         case .computed(let answer): return try await answer(request).response(to: request, at: url)
         case .sequence(let answers, let turns):

@@ -65,7 +65,7 @@
             if method == nil { span.attributes["http.request.method_original"] = request.method }
             do {
                 let url = request.url
-                let redacted = Redaction.redacted(url, removing: Redaction.secrets(of: request))
+                let redacted = request.redactedURL
                 span.attributes["url.full"] = redacted?.absoluteString ?? Redaction.mark
                 let server = HTTPClientConventions.server(of: url)
                 span.attributes["server.address"] = server?.address

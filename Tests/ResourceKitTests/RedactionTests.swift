@@ -1,5 +1,6 @@
 import Foundation
 import ResourceKit
+@testable import ResourceKitSupport
 import ResourceKitTesting
 import Testing
 

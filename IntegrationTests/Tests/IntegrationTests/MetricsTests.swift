@@ -8,6 +8,7 @@ import Testing
 import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
+@testable import ResourceKitMetrics
 @testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)

@@ -47,6 +47,6 @@ struct Sending: Sendable {
     static func standardized(_ error: any Error, of request: Request) -> any Error {
         if error is CancellationError || error is WebserviceError { return error }
         if Task.isCancelled { return CancellationError() }
-        return WebserviceError(.transport(Redaction.sanitized(error, removing: Redaction.secrets(of: request))))
+        return WebserviceError(.transport(Redaction.sanitized(error, removing: request.secrets)))
     }
 }

@@ -5,27 +5,27 @@ internal import ResourceKitSupport
     import FoundationNetworking
 #endif
 
-/// The header fields known to carry no credential: content negotiation, the body's own description, caching, ranges
-/// and `User-Agent`, on requests and responses.
-///
-/// It is an allowlist because a blocklist can't win: APIs carry credentials in fields of any name (`X-Auth`, `DPoP`,
-/// `X-JWT-Assertion`, …). A redirect to another origin keeps only these fields, and error descriptions and `dump`
-/// show only their values.
-let safeHeaderNames: Set<String> = [
-    "accept", "accept-charset", "accept-encoding", "accept-language", "accept-ranges", "age", "allow", "cache-control",
-    "content-encoding", "content-language", "content-length", "content-range", "content-type", "date", "etag",
-    "expires", "last-modified", "pragma", "range", "retry-after", "server", "user-agent", "vary", "via",
-]
-
 /// Whether a header field with this name is known to carry no credential, in any letter case: one of the names
 /// <doc:Transports#Redirects-and-safe-header-fields> lists, or among the `extra` names, in ASCII lowercase, that a
 /// caller declared safe.
 public func isSafeHeader(_ name: String, extra: Set<String> = []) -> Bool {
-    let name = asciiLowercased(name)
-    return safeHeaderNames.contains(name) || extra.contains(name)
+    isSafeHeaderName(name, extra: extra)
 }
 
 extension Request {
+    /// The URL with its credentials masked (its user and password, credential query values, and any value of an unsafe
+    /// header field in it), as errors, events and logs show it; `nil` when the masked URL can't be made.
+    public var redactedURL: URL? {
+        Redaction.redacted(url, removing: secrets)
+    }
+
+    /// The credentials the request carries: the values of its unsafe header fields and the credentials inside them
+    /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
+    /// values, each as it is and as the URL encodes it.
+    var secrets: [String] {
+        Redaction.secrets(url: url, fields: headerFields.lazy.map { ($0.name, $0.value) })
+    }
+
     /// This redirect's request, keeping every header field when it stays on `original`'s origin (scheme, host and
     /// port) and only the safe ones (``isSafeHeader(_:extra:)``) when it leaves it.
     public func redirected(from original: Request, extraSafeHeaders: Set<String> = []) -> Request {

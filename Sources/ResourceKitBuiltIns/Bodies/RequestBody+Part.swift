@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitCore
 internal import ResourceKitSupport
 
 extension RequestBody {

@@ -1,5 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -19,7 +18,7 @@ public enum Redaction {
     }
 
     /// ``isCredentialName(_:)`` with `names` read once, for a caller that asks for many names.
-    static func isCredentialName(_ name: some StringProtocol, in names: Names) -> Bool {
+    public static func isCredentialName(_ name: some StringProtocol, in names: Names) -> Bool {
         if isCredentialFieldName(name, in: names) { return true }
         // ASCII case folding on bytes: this runs for every `name=` in a text, so it avoids Foundation's string search.
         let folded = name.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
@@ -33,7 +32,7 @@ public enum Redaction {
     /// Whether a JSON field with this name holds nothing but credentials, whatever its value's type: one of `names`,
     /// such as `api_key`, `pin` or `tokens`, but not `prompt_tokens` or `author_id`, which hold a count or an
     /// identifier.
-    static func isCredentialFieldName(_ name: some StringProtocol, in names: Names) -> Bool {
+    public static func isCredentialFieldName(_ name: some StringProtocol, in names: Names) -> Bool {
         names.matched.contains(bare(name))
     }
 
@@ -49,24 +48,24 @@ public enum Redaction {
         }
     }
 
-    /// The names whose values are credentials, whatever their type, as ``WebserviceError/credentialNames`` holds them
+    /// The names whose values are credentials, whatever their type, as `WebserviceError.credentialNames` holds them
     /// and as they are matched: in ASCII lowercase without `_` and `-`.
-    struct Names: Sendable {
-        let given: Set<String>
-        let matched: Set<[UInt8]>
+    public struct Names: Sendable {
+        public let given: Set<String>
+        public let matched: Set<[UInt8]>
 
-        init(_ given: Set<String>) {
+        public init(_ given: Set<String>) {
             self.given = given
             matched = Set(given.map(Redaction.bare))
         }
     }
 
-    /// ``WebserviceError/credentialNames``, the built-in ones unless a caller changed them.
-    static let names = ProcessWide(Names(builtInCredentialNames))
+    /// `WebserviceError.credentialNames`, the built-in ones unless a caller changed them.
+    public static let names = ProcessWide(Names(builtInCredentialNames))
 
     /// The names that hold credentials in real APIs, whatever their value's type: the built-in
-    /// ``WebserviceError/credentialNames``, listed in <doc:ErrorHandling#Redaction> too.
-    static let builtInCredentialNames: Set<String> = [
+    /// `WebserviceError.credentialNames`, listed in ErrorHandling.md too.
+    public static let builtInCredentialNames: Set<String> = [
         // Passwords and one-time codes.
         "password", "passwd", "pwd", "passphrase", "passcode", "pin", "otp", "totp", "otp_code", "mfa_code",
         "two_factor_code", "verification_code", "security_code", "backup_codes", "recovery_codes", "cvv", "cvc",
@@ -95,12 +94,7 @@ public enum Redaction {
     /// The credentials `request` carries: the values of its unsafe header fields and the credentials inside them
     /// (the token after `Bearer`, each cookie's value, …), its URL's user and password, and its credential query
     /// values, each as it is and as the URL encodes it.
-    public static func secrets(of request: Request) -> [String] {
-        secrets(url: request.url, fields: request.headerFields.lazy.map { ($0.name, $0.value) })
-    }
-
-    /// The credentials of a `URLRequest`, as ``secrets(of:)`` finds them.
-    static func secrets(of request: URLRequest) -> [String] {
+    public static func secrets(of request: URLRequest) -> [String] {
         secrets(url: request.url, headers: request.allHTTPHeaderFields ?? [:])
     }
 
@@ -110,9 +104,9 @@ public enum Redaction {
     }
 
     /// The credentials of a request for `url` with the header fields `fields`, as ``secrets(of:)`` finds them.
-    private static func secrets(url: URL?, fields: some Sequence<(String, String)>) -> [String] {
+    public static func secrets(url: URL?, fields: some Sequence<(String, String)>) -> [String] {
         var secrets: [String?] = []
-        for (name, value) in fields where !isSafeHeader(name) {
+        for (name, value) in fields where !isSafeHeaderName(name) {
             secrets.append(value)
             secrets += sameHeaderName(name, "Cookie") ? cookieValues(in: value) : credentials(inHeaderValue: value)
         }
@@ -219,11 +213,12 @@ public enum Redaction {
 
 /// An error whose own description would have revealed a credential, kept as that description with the credential
 /// redacted.
-struct RedactedError: Error, CustomStringConvertible, LocalizedError {
+public struct RedactedError: Error, CustomStringConvertible, LocalizedError {
     /// The original error's description, redacted.
-    var description: String
+    public var description: String
 
-    var errorDescription: String? { description }
+    /// The description.
+    public var errorDescription: String? { description }
 }
 
 // MARK: - Scanning
@@ -430,15 +425,17 @@ extension Redaction {
     }
 }
 
-/// A setting of the whole process, such as ``WebserviceError/describesBodies``, behind a `Mutex`.
-final class ProcessWide<Value: Sendable>: Sendable {
+/// A setting of the whole process, such as `WebserviceError.describesBodies`, behind a `Mutex`.
+public final class ProcessWide<Value: Sendable>: Sendable {
     private let storage: Mutex<Value>
 
-    init(_ initial: Value) {
+    /// A setting of `initial`.
+    public init(_ initial: Value) {
         storage = Mutex(initial)
     }
 
-    var value: Value {
+    /// The setting.
+    public var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }

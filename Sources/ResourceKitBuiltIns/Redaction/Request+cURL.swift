@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitCore
 internal import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ extension Request {
     /// redirects); the URL loses its userinfo and credential query values, and a text body its credential fields and
     /// the request's secrets. A body that isn't UTF-8 text is described, not shown. Fields are sorted by name.
     public var cURLDescription: String {
-        let secrets = Redaction.secrets(of: self)
+        let secrets = Redaction.secrets(url: url, fields: headerFields.lazy.map { ($0.name, $0.value) })
         var lines = ["curl"]
         switch method {
         case "GET": break
@@ -59,4 +60,9 @@ extension Request {
         quoted.append("'")
         return String(quoted)
     }
+}
+
+extension WebserviceEvent {
+    /// The request as a `curl` command with its credentials masked; see ``Request/cURLDescription``.
+    public var cURLDescription: String { request().cURLDescription }
 }

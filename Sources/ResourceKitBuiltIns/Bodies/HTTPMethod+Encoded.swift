@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitCore
 internal import ResourceKitSupport
 
 extension HTTPMethod<any Encodable & Sendable> {
@@ -7,7 +8,7 @@ extension HTTPMethod<any Encodable & Sendable> {
     /// encoded by `encoder`, as `application/json`.
     ///
     /// - Throws: ``WebserviceError/Reason/encoding(_:)`` when the body can't be encoded.
-    public func encoded(
+    func encoded(
         with encoder: JSONEncoder
     ) throws(WebserviceError) -> (method: HTTPMethod<Data>, contentType: String?, file: URL?) {
         var contentType: String?

@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitCore
 internal import ResourceKitSupport
 
 /// The `multipart/form-data` encoding (RFC 7578) of ``RequestBody/multipart(_:)``.
@@ -21,7 +22,7 @@ enum Multipart {
         var contents: [Data] = []
         for part in parts {
             if let contentType = part.contentType {
-                try validateHeaderField(name: "Content-Type", value: contentType)
+                try HeaderField(name: "Content-Type", value: contentType).validate()
             }
             contents.append(try part.bytes())
         }
