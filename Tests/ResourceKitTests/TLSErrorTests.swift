@@ -1,6 +1,6 @@
 import Foundation
 import ResourceKit
-@testable import ResourceKitBuiltIns
+@testable import ResourceKitSupport
 import ResourceKitTesting
 import Testing
 

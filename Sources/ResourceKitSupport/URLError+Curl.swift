@@ -1,6 +1,4 @@
 import Foundation
-import ResourceKitCore
-internal import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -47,7 +45,7 @@ extension URLError {
     ///
     /// - Parameter message: curl's error message.
     /// - Returns: The code, such as `.serverCertificateUntrusted`, or `nil`.
-    static func tlsCode(forCurlMessage message: String) -> Code? {
+    public static func tlsCode(forCurlMessage message: String) -> Code? {
         let text = message.lowercased()
         if text.hasPrefix("ssl certificate problem:") {
             if text.contains("expired") { return .serverCertificateHasBadDate }
@@ -79,7 +77,7 @@ extension URLError {
     /// - Parameter error: An error a transport threw.
     /// - Returns: A `URLError` such as `.serverCertificateUntrusted`, `.cannotDecodeContentData`,
     ///   `.networkConnectionLost` or `.badServerResponse`, or `error`.
-    static func standardizing(_ error: any Error) -> any Error {
+    public static func standardizing(_ error: any Error) -> any Error {
         guard let error = error as? URLError, let message = error.userInfo[NSLocalizedDescriptionKey] as? String,
             error.code == .unknown || (error.code == .unsupportedURL && isMalformedHead(message))
         else { return error }
