@@ -37,27 +37,35 @@ graphs="$work/symbol-graphs"
 output="${DOCC_OUTPUT:-$work/$module.doccarchive}"
 mkdir -p "$graphs" "$work/all-graphs"
 
-# 1. Symbol graphs. Build only the library target and have the compiler emit its public API, including the
-#    extensions of other modules' types as extension blocks (as the swift-docc-plugin does), so that
-#    URLRequest.init(resource:) gets a page. The output directory is new on every run, which changes the compile
-#    command, so the module is re-emitted even when nothing else changed and no stale graph can survive.
-#    (`swift package dump-symbol-graph` exits non-zero on this package's test targets with SwiftPM 6.3.)
-swift_flags=(
-    -emit-symbol-graph
-    -emit-symbol-graph-dir "$work/all-graphs"
-    -symbol-graph-minimum-access-level public
-    -emit-extension-block-symbols
-)
-build_args=(build --scratch-path "$scratch" --target "$module")
-for flag in "${swift_flags[@]}"; do build_args+=(-Xswiftc "$flag"); done
-if ! swift "${build_args[@]}" >"$work/build.log" 2>&1; then
+# 1. Symbol graphs. Build only the library target, then extract its public API with the extensions of other modules'
+#    types as extension blocks (as the swift-docc-plugin does), so that URLRequest.init(resource:) gets a page.
+#    `import ResourceKit` re-exports ResourceKitCore and ResourceKitBuiltIns: their symbols are ResourceKit's, in one
+#    graph (the extractor's `-experimental-allowed-reexported-modules`; the compiler's `-emit-symbol-graph` leaves
+#    re-exported modules out). The output directory is new on every run, so no stale graph can survive.
+case "$module" in
+ResourceKit) reexported=ResourceKitCore,ResourceKitBuiltIns ;;
+*) reexported="" ;;
+esac
+if ! swift build --scratch-path "$scratch" --target "$module" >"$work/build.log" 2>&1; then
     cat "$work/build.log" >&2
     echo "error: building $module failed." >&2
     exit 1
 fi
+modules_dir="$(swift build --scratch-path "$scratch" --show-bin-path)/Modules"
+extract=(
+    swift-symbolgraph-extract -module-name "$module" -I "$modules_dir" -minimum-access-level public
+    -output-dir "$work/all-graphs" -emit-extension-block-symbols
+    -target "$(swiftc -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -n 1)"
+)
+[[ -n "$reexported" ]] && extract+=("-experimental-allowed-reexported-modules=$reexported")
+if ! "${extract[@]}" >"$work/extract.log" 2>&1; then
+    cat "$work/extract.log" >&2
+    echo "error: extracting the symbol graph of $module failed." >&2
+    exit 1
+fi
 if [[ ! -f "$work/all-graphs/$module.symbols.json" ]]; then
-    cat "$work/build.log" >&2
-    echo "error: the build emitted no symbol graph for $module." >&2
+    cat "$work/build.log" "$work/extract.log" >&2
+    echo "error: no symbol graph for $module." >&2
     exit 1
 fi
 # Keep only the module's own graphs ($module.symbols.json and $module@<ExtendedModule>.symbols.json).
@@ -107,6 +115,8 @@ struct Graph: Decodable {
 }
 
 let module = CommandLine.arguments[1]
+// The module's own sources and those of the modules it re-exports, in ResourceKit's layout.
+let sourceDirectories = module == "ResourceKit" ? [module, "ResourceKitCore", "ResourceKitBuiltIns"] : [module]
 let root = FileManager.default.currentDirectoryPath + "/"
 var declared = 0
 var undocumented: [String] = []
@@ -116,11 +126,11 @@ for path in CommandLine.arguments.dropFirst(2) {
         guard let location = symbol.location else { continue }
         var file = URL(string: location.uri)?.path ?? location.uri
         if file.hasPrefix(root) { file.removeFirst(root.count) }
-        // Declared in another module, such as ResourceKit's default `Transport.data(for:maxBodySize:)`: inherited.
-        guard file.hasPrefix("Sources/\(module)/") else { continue }
+        // Declared in another module than the module's own and those it re-exports: inherited.
+        guard sourceDirectories.contains(where: { file.hasPrefix("Sources/\($0)/") }) else { continue }
         declared += 1
         let hasOwnComment = symbol.docComment.map { comment in
-            (comment.module ?? module) == module
+            sourceDirectories.contains(comment.module ?? module)
                 && comment.lines.contains { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
         } ?? false
         if !hasOwnComment {

@@ -60,7 +60,7 @@ swift build --scratch-path "$SCRATCH" --target ResourceKit
 bin="$(swift build --scratch-path "$SCRATCH" --show-bin-path)"
 
 # SwiftPM puts the .swiftmodule in <bin>/Modules (older toolchains: <bin> itself) and an object per source file,
-# <name>.swift.o, in <bin>/ResourceKit.build. Its `sources` file lists the target's current sources, so an object
+# <name>.swift.o, in <bin>/<target>.build. Its `sources` file lists the target's current sources, so an object
 # left behind by a deleted source file isn't linked.
 modules=""
 for dir in "$bin/Modules" "$bin"; do
@@ -70,21 +70,24 @@ for dir in "$bin/Modules" "$bin"; do
     fi
 done
 [[ -n "$modules" ]] || die "ResourceKit.swiftmodule is in neither $bin/Modules nor $bin"
-objects_dir="$bin/ResourceKit.build"
 objects=()
-if [[ -f "$objects_dir/sources" ]]; then
-    while IFS= read -r source; do
-        [[ "$source" == *.swift ]] || continue
-        object="$objects_dir/$(basename "$source").o"
-        [[ -f "$object" ]] || die "no object file $object for $source"
-        objects+=("$object")
-    done <"$objects_dir/sources"
-else
-    shopt -s nullglob
-    objects=("$objects_dir"/*.o)
-    shopt -u nullglob
-fi
-((${#objects[@]} > 0)) || die "no ResourceKit object files in $objects_dir"
+# ResourceKit and the modules it is made of, each in its own <bin>/<target>.build.
+for target in ResourceKit ResourceKitCore ResourceKitBuiltIns ResourceKitSupport; do
+    objects_dir="$bin/$target.build"
+    if [[ -f "$objects_dir/sources" ]]; then
+        while IFS= read -r source; do
+            [[ "$source" == *.swift ]] || continue
+            object="$objects_dir/$(basename "$source").o"
+            [[ -f "$object" ]] || die "no object file $object for $source"
+            objects+=("$object")
+        done <"$objects_dir/sources"
+    else
+        shopt -s nullglob
+        objects+=("$objects_dir"/*.o)
+        shopt -u nullglob
+    fi
+done
+((${#objects[@]} > 0)) || die "no ResourceKit object files in $bin"
 
 # --- The playground's Sources, as a module of its own ---------------------------------------------------------------
 work="$(mktemp -d "${TMPDIR:-/tmp}/resourcekit-playgrounds.XXXXXX")"

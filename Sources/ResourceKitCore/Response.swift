@@ -115,7 +115,7 @@ public struct Response: Sendable {
     ///
     /// An `HTTPURLResponse` keeps one value per name, in no order: its fields are listed by name, and its
     /// `Set-Cookie` value, which it joined with commas, is split again into one field per cookie
-    /// (``HTTPSyntax/cookies(joinedIn:)``).
+    /// (`HTTPSyntax.cookies(joinedIn:)`).
     public var headerFields: [HeaderField] {
         switch fields {
         case .native(let response):

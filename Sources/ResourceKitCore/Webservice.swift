@@ -21,7 +21,8 @@ public struct Webservice: Sendable {
     let observer: (@Sendable (WebserviceEvent) -> Void)?
     /// This web service's identity, for the ``LoadContext`` of each load.
     private let identity = Identity()
-    /// The layers a request passes before its receiver and the transport, first outermost (``Pipeline``).
+    /// The layers a request passes before its receiver and the transport, first outermost, as the initializer got
+    /// them with the one that tells the observer last (<doc:MiddlewareChain#The-pipeline>).
     public let layers: [any Middleware]
     /// The pipeline after the timeout, built once.
     private let pipeline: Pipeline
