@@ -19,8 +19,8 @@ public struct ResponseBody: Sendable {
         case whole(Data)
         /// A function that makes the one reader of the chunks.
         case chunks(@Sendable () -> ResponseBody.Reader)
-        /// A download's whole body, in its file, for the load to move into place once it has succeeded.
-        case file(ArrivedFile.Held)
+        /// A body outside memory, such as a download's file, for the load to commit once it has succeeded.
+        case committed(Commitment)
     }
 
     var storage: Storage
@@ -61,7 +61,7 @@ public struct ResponseBody: Sendable {
             }
         case .chunks(let makeReader):
             return makeReader()
-        case .file:
+        case .committed:
             // A download's body is in its file, not in memory.
             return ResponseBody.Reader { nil }
         }

@@ -57,9 +57,9 @@ public struct Webservice: Sendable {
     public func load<A>(_ resource: Resource<A>) async throws -> A {
         var (request, response) = try await exchange(resource)
         do {
-            if let file = response.body.takeFile() {
+            if let commit = response.body.takeCommit() {
                 // A download succeeded: its file takes the destination's place, before the parse that may read it.
-                try await offCooperativePool { try file.moveIntoPlace() }
+                try await offCooperativePool { try commit() }
                 response.body = ResponseBody(Data())
             } else if response.body.data == nil {
                 // A receiver that left the body unread (none, or one of the caller's) leaves it to be collected here.

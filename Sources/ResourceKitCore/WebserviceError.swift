@@ -145,24 +145,24 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
     private var unredactedDescription: String {
         switch reason {
         case .transport(let error):
-            "The request failed before a response arrived: \(Self.explain(error))"
+            "The request failed before a response arrived: \(ErrorText.explain(error))"
         case .nonHTTPResponse(let body):
-            "The response was not an HTTP response (\(Self.count(body)))."
+            "The response was not an HTTP response (\(ErrorText.count(body)))."
         case .unacceptableStatus(let response):
             "The server answered HTTP \(response.statusCode) with \(response.content)"
-                + (Self.preview(of: response.body.data ?? Data(), removing: secrets).map { ": \($0)" } ?? ".")
+                + (ErrorText.preview(of: response.body.data ?? Data(), removing: secrets, shown: Self.describesBodies).map { ": \($0)" } ?? ".")
         case .apiError(let error, let response):
             "The server answered HTTP \(response.statusCode) with \(type(of: error))"
-                + (Self.preview(of: response.body.data ?? Data(), removing: secrets).map { ": \($0)" }
+                + (ErrorText.preview(of: response.body.data ?? Data(), removing: secrets, shown: Self.describesBodies).map { ": \($0)" }
                     ?? " (\(response.content)).")
         case .parsing(let error, let response):
-            "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(Self.explain(error))"
+            "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(ErrorText.explain(error))"
         case .encoding(let error):
-            "The request body could not be encoded: \(Self.explain(error))"
+            "The request body could not be encoded: \(ErrorText.explain(error))"
         case .bodyTooLarge(let limit):
-            "The response body is larger than the resource's limit of \(Self.count(limit))."
+            "The response body is larger than the resource's limit of \(ErrorText.count(limit))."
         case .authentication(let error):
-            "No credential could be obtained: \(Self.explain(error))"
+            "No credential could be obtained: \(ErrorText.explain(error))"
         case .timedOut(let seconds):
             "The resource's timeout of \(seconds) s passed before the response arrived."
         case .notStored:
@@ -196,75 +196,12 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
 
     /// The same text as ``description``, so `localizedDescription` is readable too.
     public var errorDescription: String? { description }
-
-    /// The body's size and type, such as `12 bytes of application/json`.
-    fileprivate static func count(_ body: Data) -> String {
-        count(body.count)
-    }
-
-    private static func count(_ bytes: Int) -> String {
-        bytes == 1 ? "1 byte" : "\(bytes) bytes"
-    }
-
-    /// The start of a textual body on one line, for error bodies such as `{"error": "not found"}`, redacted before
-    /// it is cut, so that a credential the limit cuts doesn't show its first half.
-    private static func preview(of body: Data, removing secrets: [String]) -> String? {
-        let limit = 200
-        // Text if its first bytes are: a UTF-8 character split by the limit has at most three bytes before it.
-        guard describesBodies,
-            stride(from: min(body.count, limit), to: max(min(body.count, limit) - 4, 0), by: -1).contains(where: {
-                String(data: body.prefix($0), encoding: .utf8) != nil
-            })
-        else { return nil }
-        // The preview's bytes, and enough after them to end a credential that starts among them.
-        let window = body.prefix(limit + 1024 + secrets.map(\.utf8.count).reduce(0, max))
-        let redacted = Array(Redaction.scrub(String(decoding: window, as: UTF8.self), removing: secrets).utf8)
-        // Cut before a character's first byte, never after one of its continuation bytes (`10xxxxxx`).
-        var length = min(redacted.count, limit)
-        while length < redacted.count, length > 0, redacted[length] & 0xC0 == 0x80 { length -= 1 }
-        let line = String(String(decoding: redacted[..<length], as: UTF8.self).map { $0.isWhitespace ? " " : $0 })
-        return length < redacted.count || window.count < body.count ? line + "…" : line
-    }
-
-    /// Describes a `DecodingError` by its coding path and a `URLError` by its code and reason; other errors as they
-    /// describe themselves.
-    private static func explain(_ error: any Error) -> String {
-        if let error = error as? URLError {
-            let reason = (error.userInfo[NSLocalizedDescriptionKey] as? String).map { ": \($0)" } ?? ""
-            return "URLError \(error.code.rawValue)" + (name(of: error.code).map { " (\($0))" } ?? "") + reason
-        }
-        if let error = error as? DecodingError {
-            return error.summary
-        }
-        return String(describing: error)
-    }
-
-    /// Names for the `URLError` codes a web service client meets most; Linux prints none of them by itself.
-    private static func name(of code: URLError.Code) -> String? {
-        switch code {
-        case .cancelled: "cancelled"
-        case .badURL: "bad URL"
-        case .timedOut: "timed out"
-        case .unsupportedURL: "unsupported URL"
-        case .cannotFindHost: "cannot find host"
-        case .cannotConnectToHost: "cannot connect to host"
-        case .networkConnectionLost: "network connection lost"
-        case .dnsLookupFailed: "DNS lookup failed"
-        case .httpTooManyRedirects: "too many redirects"
-        case .notConnectedToInternet: "not connected to the internet"
-        case .badServerResponse: "bad server response"
-        case .cannotParseResponse: "cannot parse response"
-        case .secureConnectionFailed: "secure connection failed"
-        case .serverCertificateUntrusted: "server certificate untrusted"
-        default: nil
-        }
-    }
 }
 
 extension Response {
     /// The body's size and content type, for descriptions: "12 bytes of application/json".
     fileprivate var content: String {
-        WebserviceError.count(body.data ?? Data())
+        ErrorText.count(body.data ?? Data())
             + (value(forHTTPHeaderField: "Content-Type").map { " of \($0)" } ?? "")
     }
 }

@@ -101,14 +101,14 @@ import ResourceKit
                     return target?.hasPrefix(directory.path) == true
                 })
 
-            let arrived = try #require(try body.finish().2?.takeFile())
+            let commit = try #require(try body.finish().2?.takeCommit())
             // Another file takes the number the temporary file had; abandoning the body must not close it.
             let other = open("/dev/null", O_RDONLY)
             guard dup2(other, descriptor) == descriptor else { return "dup2 failed" }
             body.abandon()
             var outcome: String
             do {
-                try arrived.moveIntoPlace()
+                try commit()
                 outcome = "moved"
             } catch let error as URLError {
                 outcome = error.code == .cannotMoveFile ? "cannotMoveFile" : "\(error.code)"

@@ -12,7 +12,7 @@ import Synchronization
 #endif
 
 /// A response body as it arrives: gathered in memory, or, for a download's accepted response, written to a temporary
-/// file next to the destination, which takes the destination's place once the load has succeeded (``ResponseBody/init(file:replacing:)``).
+/// file next to the destination, which takes the destination's place once the load has succeeded (``ArrivedFile``).
 ///
 /// The memory body grows with the bytes that arrive, never from what `Content-Length` claims; a body that passes the
 /// load's limit throws ``WebserviceError/Reason/bodyTooLarge(limit:)``, whether it goes to memory or to disk. A download's
@@ -323,7 +323,7 @@ struct PartialFile: Sendable {
             unlink(arrived.path)
             throw error
         }
-        return ResponseBody(file: arrived, replacing: destination)
+        return ResponseBody(ArrivedFile(temporary: arrived, destination: destination))
     }
 
     /// Closes a resumable file that holds part of a body, and keeps it with its record for the next attempt to

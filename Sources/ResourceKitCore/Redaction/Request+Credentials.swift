@@ -26,15 +26,6 @@ extension Request {
         Redaction.secrets(url: url, fields: headerFields.lazy.map { ($0.name, $0.value) })
     }
 
-    /// This redirect's request, keeping every header field when it stays on `original`'s origin (scheme, host and
-    /// port) and only the safe ones (``isSafeHeader(_:extra:)``) when it leaves it.
-    public func redirected(from original: Request, extraSafeHeaders: Set<String> = []) -> Request {
-        if Origin(url) == Origin(original.url) { return self }
-        var stripped = self
-        stripped.headerFields.removeAll { !isSafeHeader($0.name, extra: extraSafeHeaders) }
-        return stripped
-    }
-
     /// This request as it may go to an origin the caller didn't choose, with only the safe header fields.
     ///
     /// The fields are those of ``isSafeHeader(_:extra:)``; a transport adds no cookies of its own to it

@@ -29,3 +29,14 @@ extension URLRequest {
         return stripped
     }
 }
+
+extension Request {
+    /// This redirect's request, keeping every header field when it stays on `original`'s origin (scheme, host and
+    /// port) and only the safe ones (``isSafeHeader(_:extra:)``) when it leaves it.
+    public func redirected(from original: Request, extraSafeHeaders: Set<String> = []) -> Request {
+        if Origin(url) == Origin(original.url) { return self }
+        var stripped = self
+        stripped.headerFields.removeAll { !isSafeHeader($0.name, extra: extraSafeHeaders) }
+        return stripped
+    }
+}

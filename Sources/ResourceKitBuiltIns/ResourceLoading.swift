@@ -1,3 +1,5 @@
+import ResourceKitCore
+
 internal import ResourceKitSupport
 /// Loads resources: ``Webservice``, or a fake that answers from fixtures in your tests.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ResourceKitCore
 internal import ResourceKitSupport
 
 /// Where a URL's credentials belong: its scheme, host and port (RFC 6454), in lowercase, with the scheme's default
