@@ -1,4 +1,3 @@
-internal import ResourceKitSupport
 /// How a load uses the web service's ``ResponseCache``: the resource's ``Resource/cachePolicy``.
 ///
 /// The default, ``http``, follows the server's `Cache-Control`; the others let the caller trade freshness for working

@@ -1,4 +1,3 @@
-internal import ResourceKitSupport
 /// An HTTP request method, carrying the request body for the methods that have one.
 ///
 /// The body travels with the method, so a `GET` can never have a body by accident and a `POST` never lacks one.

@@ -1,5 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
 import Synchronization
 
 extension LoadContext {

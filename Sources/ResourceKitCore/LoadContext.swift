@@ -1,9 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// What a load knows besides its request, handed explicitly to each ``Middleware`` and to the transport: the
 /// resource's name, the deadline, the body limit, the attempt, the cache policy, the progress, the download's

@@ -1,9 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A step every request of a ``Webservice`` passes through on its way to the transport, and every response on its
 /// way back: the one mechanism for authentication, retries, de-duplication and your own cross-cutting concerns.

@@ -1,5 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
 
 /// A request body sent as its own bytes with its own `Content-Type`: a form or a file, rather than JSON.
 ///

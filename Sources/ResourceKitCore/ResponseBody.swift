@@ -1,5 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
 
 /// A response body as a transport delivers it: whole, or as chunks while they arrive.
 ///

@@ -1,4 +1,3 @@
-internal import ResourceKitSupport
 /// How far a load's upload or download has come: the bytes so far, and the total when it is known.
 ///
 /// Set ``Resource/progress`` to receive it; see <doc:TransferringFiles>.

@@ -1,5 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
 
 /// Sends a request and returns the response's head and its body as it arrives: the one piece of ``Webservice`` that
 /// touches the network.

@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-internal import ResourceKitSupport
 
 /// A monotonic clock in nanoseconds, for durations and deadlines on every platform ResourceKit supports (`Duration`
 /// and `ContinuousClock` need macOS 13): what a ``LoadContext/Deadline`` is read on.

@@ -1,10 +1,6 @@
 import Foundation
 internal import ResourceKitSupport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Why ``Webservice/load(_:)->A`` could not produce a model, and for which request; or why a resource or a transport
 /// could not be made.
 ///

@@ -1,10 +1,6 @@
 import Foundation
 internal import ResourceKitSupport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Something that happened during a load, for logs and metrics: what a ``Webservice``'s `observer` receives.
 ///
 /// Its ``description`` is one line for a log and never shows a credential, nor does `dump`; see <doc:Observability>.

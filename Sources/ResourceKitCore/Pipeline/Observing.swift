@@ -1,9 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The pipeline's observer: tells the ``LoadContext/observer`` of each request handed to the transport, and of the
 /// response or failure it brought.

@@ -1,9 +1,4 @@
 import Foundation
-internal import ResourceKitSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The path of every load after its timeout (`Timeout`): the web service's layers, then the resource's receiver
 /// (``LoadContext/receiver``), then the transport (`Sending`).

@@ -1,10 +1,6 @@
 import Foundation
 internal import ResourceKitSupport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The end of the pipeline: hands the request to the transport and makes one ``Response`` of what comes back, its body
 /// still arriving, for the resource's ``LoadContext/receiver`` to read.
 ///

@@ -2,10 +2,6 @@ import Foundation
 internal import ResourceKitSupport
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The pipeline's timeout: runs the rest of the pipeline with a deadline (``LoadContext/timeRemaining``), failing with
 /// ``WebserviceError/Reason/timedOut(after:)`` once it passes.
 ///

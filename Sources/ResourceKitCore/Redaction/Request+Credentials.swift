@@ -1,10 +1,6 @@
 import Foundation
 internal import ResourceKitSupport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Whether a header field with this name is known to carry no credential, in any letter case: one of the names
 /// <doc:Transports#Redirects-and-safe-header-fields> lists, or among the `extra` names, in ASCII lowercase, that a
 /// caller declared safe.
