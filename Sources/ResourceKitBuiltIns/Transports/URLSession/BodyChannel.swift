@@ -40,13 +40,12 @@ final class BodyChannel: Sendable {
     /// For a stream, the directory of the spool's files; `nil` for the temporary directory (`TMPDIR`).
     private let spoolDirectory: String?
 
-    /// A channel that already holds `early`.
+    /// An empty channel.
     init(
         backlog: Int? = nil,
         spoolLimit: Int64 = Spool.limit,
         spoolSegment: Int64 = Spool.segment,
         spoolDirectory: String? = nil,
-        early: [Data] = [],
         stop: @escaping @Sendable () -> Void
     ) {
         self.backlog = backlog
@@ -54,10 +53,6 @@ final class BodyChannel: Sendable {
         self.spoolSegment = spoolSegment
         self.spoolDirectory = spoolDirectory
         self.stop = stop
-        state.withLock { state in
-            state.early = early
-            state.waiting = early.reduce(0) { $0 + Self.weight(of: $1) }
-        }
     }
 
     /// Takes the next chunk, on the writer's thread, which it never makes wait; an empty one changes nothing.

@@ -20,10 +20,11 @@ extension ResponseBody {
     public final class Writer: Sendable {
         private let channel: BodyChannel
 
-        /// A writer whose chunks wait for the reader in memory up to `backlog` bytes, the rest on disk; `stop` ends
-        /// the transfer when nobody will read what follows.
-        public init(backlog: Int = 1 << 20, stop: @escaping @Sendable () -> Void) {
-            channel = BodyChannel(backlog: max(backlog, 0), stop: stop)
+        /// A writer whose chunks wait for the reader in memory up to `backlog` bytes, the rest on disk; `nil` keeps
+        /// them all in memory, for a reader that takes each as it comes, such as the web service's, which reads a body
+        /// whole within its limit. `stop` ends the transfer when nobody will read what follows.
+        public init(backlog: Int? = 1 << 20, stop: @escaping @Sendable () -> Void) {
+            channel = BodyChannel(backlog: backlog.map { max($0, 0) }, stop: stop)
         }
 
         /// Adds `data` to the body, without waiting; nothing after the body ended.

@@ -11,7 +11,7 @@ import Synchronization
 /// body (tasks are created without a completion handler), and keeps only safe header fields on cross-origin redirects.
 ///
 /// - The response's head is handed over as soon as it arrives, and each chunk of the body goes into its
-///   ``BodyChannel`` on the delegate queue's thread (curl's, on Linux); a body the load refuses (over its limit, say)
+///   ``ResponseBody/Writer`` on the delegate queue's thread (curl's, on Linux); a body the load refuses (over its limit, say)
 ///   cancels the task.
 /// - A redirect that keeps the method and the body (307, 308, or 301 and 302 for methods other than `POST`) ends
 ///   the task; ``URLSessionTransport`` sends the request with its body to the new location in a new task, as
@@ -64,7 +64,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ///
     /// It sends again to where a redirect that keeps the body leads; the body comes from the file `upload` when there
     /// is one. The response's body is still arriving; for a stream, at most `backlog` bytes of it wait for the
-    /// reader (``BodyChannel``).
+    /// reader (``ResponseBody/Writer``).
     func send(
         _ request: URLRequest,
         in session: URLSession,
@@ -99,16 +99,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 throw request.url.flatMap(refusals.refusal(of:)) ?? error
             }
             switch outcome {
-            case .head(let response, let channel): return (Response(response, body: Data()), channel.body)
+            case .head(let response, let writer): return (Response(response, body: Data()), writer.body)
             case .redirect(let next): request = next
             }
         }
         throw URLError(.httpTooManyRedirects)
     }
 
-    /// What a task answers with: a response's head, its body arriving in the channel, or a request to send next.
+    /// What a task answers with: a response's head, its body arriving through its writer, or a request to send next.
     enum Outcome: Sendable {
-        case head(HTTPURLResponse, BodyChannel)
+        case head(HTTPURLResponse, ResponseBody.Writer)
         case redirect(URLRequest)
     }
 
@@ -121,7 +121,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// The `run` waiting for the head; `nil` once it has it.
         var continuation: CheckedContinuation<Outcome, any Error>?
         /// Where the body goes once the head was handed over.
-        var channel: BodyChannel?
+        var writer: ResponseBody.Writer?
         /// A 401 with a challenge to come, and its body so far: handed over only when the challenge isn't answered
         /// with a stored credential, which brings a new response.
         var held: (response: HTTPURLResponse, body: [Data])?
@@ -198,7 +198,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Hands `response` over as the head of `load`'s answer, with a channel for its body that already holds
+    /// Hands `response` over as the head of `load`'s answer, with a writer for its body that already holds
     /// `early`; returns what resumes the waiting `run`, and the upload's last progress report if it is due, to run
     /// outside the lock, so that it comes before the body's first.
     private func handOver(
@@ -207,14 +207,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         in load: inout Load,
         early: [Data] = []
     ) -> () -> Void {
-        // Written under the loads' lock, before anyone can read: `early` must not make curl's thread wait.
-        let channel = BodyChannel(backlog: load.backlog, early: early) { [tasks] in tasks.async { task.cancel() } }
-        load.channel = channel
+        // Written under the loads' lock, before anyone can read; a writer never makes curl's thread wait.
+        let writer = ResponseBody.Writer(backlog: load.backlog) { [tasks] in tasks.async { task.cancel() } }
+        for data in early { writer.write(data) }
+        load.writer = writer
         let (continuation, due) = (load.continuation, load.sent.end())
         load.continuation = nil
         return {
             due?.report()
-            continuation?.resume(returning: .head(response, channel))
+            continuation?.resume(returning: .head(response, writer))
         }
     }
 
@@ -256,10 +257,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (channel, handed) =
-            update(dataTask) { load -> (BodyChannel?, (() -> Void)?) in
+        let (writer, handed) =
+            update(dataTask) { load -> (ResponseBody.Writer?, (() -> Void)?) in
                 guard load.redirect == nil else { return (nil, nil) }
-                guard let held = load.held else { return (load.channel, nil) }
+                guard let held = load.held else { return (load.writer, nil) }
                 // A held 401's body is kept up to the most an error keeps; a longer one is handed over now, and
                 // its challenge, if one comes, is refused.
                 guard held.body.reduce(0, { $0 + $1.count }) + data.count > Transfer.errorBodyLimit else {
@@ -268,10 +269,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 }
                 load.held = nil
                 let hand = handOver(held.response, of: dataTask, in: &load, early: held.body)
-                return (load.channel, hand)
+                return (load.writer, hand)
             } ?? (nil, nil)
         handed?()
-        channel?.write(data)
+        writer?.write(data)
     }
 
     func urlSession(
@@ -288,12 +289,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         // A TLS or decoding failure that Linux reports as `URLError(.unknown)` gets the code Apple platforms use.
         let error = error.map(URLError.standardizing)
         guard var load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let channel = load.channel {
-            return channel.finish(error)
+        if let writer = load.writer {
+            return writer.finish(throwing: error)
         }
         if error == nil, let (response, body) = load.held {
             handOver(response, of: task, in: &load, early: body)()
-            load.channel?.finish()
+            load.writer?.finish()
             return
         }
         // A redirect sent again in a new task ends this one, cancelled once its response arrived.
@@ -319,7 +320,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         ) {
             // Answered on `tasks`: FoundationNetworking then waits for the session's work queue, which curl's thread
             // holds while it calls this.
-            let handedOver = update(task) { $0.channel != nil } ?? false
+            let handedOver = update(task) { $0.writer != nil } ?? false
             if !handedOver, challenge.proposedCredential != nil,
                 challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic
             {
@@ -327,11 +328,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return
             }
             if var load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
-                if let channel = load.channel {
-                    channel.finish()
+                if let writer = load.writer {
+                    writer.finish()
                 } else if let response = load.held?.response ?? (challenge.failureResponse as? HTTPURLResponse) {
                     handOver(response, of: task, in: &load, early: load.held?.body ?? [])()
-                    load.channel?.finish()
+                    load.writer?.finish()
                 } else {
                     load.continuation?.resume(throwing: URLError(.userAuthenticationRequired))
                 }
