@@ -41,11 +41,20 @@ public struct ResponseBody: Sendable {
     /// A chunk is any contiguous bytes, such as `Data` or an HTTP client's own buffers (SwiftNIO's `ByteBufferView`),
     /// which are read in place. Whatever the sequence holds, such as the client that reads it, stays alive until the
     /// body's reader, or the body if nobody reads it, is gone.
+    ///
+    /// Inlinable, so that a transport in another module reads its own sequence's chunks without generic dispatch.
+    @inlinable
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element: ContiguousBytes & Sendable {
-        storage = .chunks {
+        self.init(reading: {
             var iterator = chunks.makeAsyncIterator()
             return ResponseBody.Reader { try await iterator.next().map(ResponseBody.Chunk.init) }
-        }
+        })
+    }
+
+    /// A body whose one reader `makeReader` makes.
+    @usableFromInline
+    init(reading makeReader: @escaping @Sendable () -> Reader) {
+        storage = .chunks(makeReader)
     }
 
     /// The one reader of the body's chunks, each read in place: for a receiver, or a stream's loop; a body that
@@ -136,6 +145,7 @@ public enum Chunk: ContiguousBytes, Sendable {
     case bytes(any ContiguousBytes & Sendable)
 
     /// The chunk of `bytes`.
+    @inlinable
     public init(_ bytes: some ContiguousBytes & Sendable) {
         if let data = bytes as? Data {
             self = .data(data)

@@ -2,11 +2,14 @@ import Foundation
 import ResourceKitCore
 internal import ResourceKitSupport
 
-/// Where a ``ResponseCache`` keeps its entries: in memory (``MemoryStorage``) or in a directory (`DiskStorage`).
+/// Where a ``ResponseCache`` keeps its entries: in memory, in a directory, or in a store of yours, such as one a fleet
+/// of servers shares (``ResponseCache/init(storage:byteLimit:now:)``).
 ///
-/// A storage keeps entries by key within its byte limit, dropping the least recently used to make room; the cache
-/// decides what is stored and when it answers. Reading an entry counts as a use.
-protocol CacheStorage {
+/// A storage keeps entries by key, within a limit of its own, dropping the least recently used to make room; the cache
+/// decides what is stored and when it answers, and calls its storage one call at a time, on a serial queue of its own,
+/// never on Swift's cooperative pool. Reading an entry counts as a use. A storage of yours never gets a key kept for
+/// one web service alone (``ResponseCache/Key/service``): the cache keeps those in memory. See <doc:Caching>.
+public protocol CacheStorage: Sendable {
     /// The bytes the entries take, counted against the limit.
     var byteCount: Int { get }
     /// The number of entries.
@@ -22,6 +25,38 @@ protocol CacheStorage {
     mutating func removeAll(url: String)
     /// Drops every entry.
     mutating func removeAll() throws
+}
+
+/// The entries of a cache kept for one web service alone (``ResponseCache/Key/service``) in memory, beside a storage of
+/// the app's, which never gets them.
+struct ScopedInMemory<Shared: CacheStorage>: CacheStorage {
+    var shared: Shared
+    var scoped: MemoryStorage
+
+    var byteCount: Int { shared.byteCount + scoped.byteCount }
+    var count: Int { shared.count + scoped.count }
+
+    mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
+        key.service == nil ? shared.entry(for: key) : scoped.entry(for: key)
+    }
+
+    mutating func insert(_ entry: ResponseCache.Entry, for key: ResponseCache.Key) {
+        if key.service == nil { shared.insert(entry, for: key) } else { scoped.insert(entry, for: key) }
+    }
+
+    mutating func remove(_ key: ResponseCache.Key) {
+        if key.service == nil { shared.remove(key) } else { scoped.remove(key) }
+    }
+
+    mutating func removeAll(url: String) {
+        shared.removeAll(url: url)
+        scoped.removeAll(url: url)
+    }
+
+    mutating func removeAll() throws {
+        scoped.removeAll()
+        try shared.removeAll()
+    }
 }
 
 /// The entries of an in-memory ``ResponseCache``, in the order they were last used.

@@ -58,6 +58,21 @@ public final class ResponseCache: Sendable {
         store = Store(byteLimit: self.byteLimit, now: now, storage: storage)
     }
 
+    /// Creates a cache that keeps its responses in `storage`, such as a store a fleet of servers shares, which keeps
+    /// them within a limit of its own; responses kept for one web service alone stay in memory, within `byteLimit`.
+    ///
+    /// ```swift
+    /// let cache = ResponseCache(storage: SharedStore(client: redis))
+    /// ```
+    public init(
+        storage: some CacheStorage, byteLimit: Int = 1 << 20, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.byteLimit = max(byteLimit, 0)
+        store = Store(
+            byteLimit: self.byteLimit, now: now,
+            storage: ScopedInMemory(shared: storage, scoped: MemoryStorage(byteLimit: self.byteLimit)))
+    }
+
     /// Removes every stored response, from memory and disk: call it when the user signs out.
     ///
     /// - Throws: A `CocoaError` when a persistent cache's file can't be deleted; the cache then serves none of them.
@@ -339,12 +354,24 @@ extension ResponseCache {
         }
     }
 
-    /// An HTTP response as the cache keeps it: a value, rebuilt into an `HTTPURLResponse` when it is served.
-    struct StoredResponse: Sendable, Equatable {
-        var url: URL
-        var statusCode: Int
-        var headers: [String: String]
-        var body: Data
+    /// An HTTP response as the cache keeps it: a value, rebuilt into a ``Response`` when it is served.
+    public struct StoredResponse: Sendable, Equatable {
+        /// The URL that answered.
+        public var url: URL
+        /// The status code.
+        public var statusCode: Int
+        /// The header fields, without cookies.
+        public var headers: [String: String]
+        /// The whole body.
+        public var body: Data
+
+        /// A response as a storage of yours read it back.
+        public init(url: URL, statusCode: Int, headers: [String: String], body: Data) {
+            self.url = url
+            self.statusCode = statusCode
+            self.headers = headers
+            self.body = body
+        }
 
         /// Keeps the parts of `response` but its cookies, or returns `nil` when it has no URL or its body isn't whole.
         init?(_ response: Response) {
@@ -408,17 +435,27 @@ extension ResponseCache {
         }
     }
 
-    /// What a stored response is found by: the URL and the request's header fields but `Cache-Control`, as bytes
-    /// (see `keyBytes(excluding:)`).
-    struct Key: Hashable, Sendable {
-        var url: String
-        var headers: [[UInt8]: [UInt8]]
+    /// What a stored response is found by: the URL and the request's header fields but `Cache-Control`, their names
+    /// in ASCII lowercase, as bytes, so that equal strings of different bytes (`"caf\u{E9}"`, `"cafe\u{301}"`) are
+    /// different keys.
+    public struct Key: Hashable, Sendable {
+        /// The request's URL.
+        public var url: String
+        /// The request's header fields but `Cache-Control`: names in ASCII lowercase, names and values as UTF-8 bytes.
+        public var headers: [[UInt8]: [UInt8]]
         /// The web service that alone is answered with the response, `nil` for any.
         ///
         /// It is the web service whose transport added credentials to the request, such as a session's configured
         /// `Authorization` (``Response/request``): the key can't tell that request from one sent with other
-        /// credentials. Such a response is kept in memory only.
-        var service: Webservice.Identity?
+        /// credentials. Such a response is kept in memory only, never in a file or a storage of yours.
+        public var service: Webservice.Identity?
+
+        /// A key for `url` and `headers` (as ``headers`` holds them), for any web service: for a storage of yours that
+        /// reads its keys back.
+        public init(url: String, headers: [[UInt8]: [UInt8]]) {
+            self.url = url
+            self.headers = headers
+        }
 
         /// The key for a `GET` request, or `nil` for any other method or a request without a URL.
         init?(_ request: Request, keptFor service: Webservice.Identity? = nil) {
@@ -458,9 +495,17 @@ extension ResponseCache {
     }
 
     /// A stored response and when it arrived, or a `304` last confirmed it.
-    struct Entry: Sendable {
-        var response: StoredResponse
-        var stored: Date
+    public struct Entry: Sendable {
+        /// The response.
+        public var response: StoredResponse
+        /// When it arrived, or a `304` last confirmed it: its age counts from here.
+        public var stored: Date
+
+        /// An entry as a storage of yours read it back.
+        public init(response: StoredResponse, stored: Date) {
+            self.response = response
+            self.stored = stored
+        }
     }
 }
 
