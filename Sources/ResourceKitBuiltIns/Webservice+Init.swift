@@ -40,13 +40,16 @@ extension Webservice {
     /// The layers of a web service with `middleware`, `cache` and `maxConcurrentLoads`, in the order a request passes
     /// them (<doc:MiddlewareChain#The-pipeline>): the middleware, first outermost, then the built-in layers that the
     /// web service's parts need.
-    static func layers(middleware: [any Middleware], cache: ResponseCache?, maxConcurrentLoads: Int?) -> [any Middleware]
+    static func layers(middleware: [any Middleware], cache: ResponseCache?, maxConcurrentLoads: Int?)
+        -> [any Middleware]
     {
         var layers = middleware
         // Without middleware, no layer adds a credential a load may not carry.
         if !middleware.isEmpty { layers.append(Uncredentialed()) }
         if let cache { layers.append(Caching(cache: cache)) }
-        if let maxConcurrentLoads { layers.append(Limiting(limiter: LoadLimiter(maxConcurrentLoads: maxConcurrentLoads))) }
+        if let maxConcurrentLoads {
+            layers.append(Limiting(limiter: LoadLimiter(maxConcurrentLoads: maxConcurrentLoads)))
+        }
         layers.append(Resuming())
         return layers
     }

@@ -114,9 +114,10 @@ extension RequestBody {
     /// A form that `encode` encodes when the resource is made: it returns the bytes and the `Content-Type` that
     /// describes them, given a source of random bits (for a boundary), as ``RequestBody/multipart(_:)`` does.
     public init(
-        encoding encode: @escaping @Sendable (_ random: () -> UInt64) throws(WebserviceError) -> (
-            body: Data, contentType: String
-        )
+        encoding encode:
+            @escaping @Sendable (_ random: () -> UInt64) throws(WebserviceError) -> (
+                body: Data, contentType: String
+            )
     ) {
         storage = .encoding(encode)
     }

@@ -29,7 +29,9 @@ public struct Resource<A>: Sendable {
     /// The status codes that count as success, `200..<300` unless you change it; the parse runs only for these.
     public var acceptableStatusCodes: Range<Int> = 200..<300
     /// Turns the body of a response with an unacceptable status into the API's own error model; `nil` keeps it as
-    /// bytes. See ``decodingAPIErrors(as:decoder:)`` and <doc:ErrorHandling>.
+    /// bytes.
+    ///
+    /// See ``decodingAPIErrors(as:decoder:)`` and <doc:ErrorHandling>.
     public var parseAPIError: (@Sendable (Data) throws -> any Error)?
     /// Turns a successful response's body, and the response when there is one, into the model.
     ///
@@ -41,7 +43,9 @@ public struct Resource<A>: Sendable {
     ///
     /// See <doc:LoadingResources>.
     public var timeout: TimeInterval?
-    /// The largest response body to accept, in bytes; `nil`, the default, sets no limit. See <doc:LoadingResources>.
+    /// The largest response body to accept, in bytes; `nil`, the default, sets no limit.
+    ///
+    /// See <doc:LoadingResources>.
     public var maxBodySize: Int?
     /// Receives the progress of the request body's upload and the response body's download, about every hundredth of
     /// the way, on the transport's own thread (keep it short); `nil`, the default, reports nothing.

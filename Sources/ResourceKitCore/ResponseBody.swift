@@ -57,8 +57,9 @@ public struct ResponseBody: Sendable {
         storage = .chunks(makeReader)
     }
 
-    /// The one reader of the body's chunks, each read in place: for a receiver, or a stream's loop; a body that
-    /// arrived whole is one chunk. A body is read once, by whoever reads it first.
+    /// The one reader of the body's chunks, each read in place, for a receiver or a stream's loop.
+    ///
+    /// A body that arrived whole is one chunk. A body is read once, by whoever reads it first.
     public func reader() -> Reader {
         switch storage {
         case .whole(let data):
@@ -136,55 +137,55 @@ public struct ResponseBody: Sendable {
 }
 
 extension ResponseBody {
-/// One chunk of a body, as its transport hands it over: `Data`, or other contiguous bytes, such as an HTTP client's
-/// own buffer, read in place.
-public enum Chunk: ContiguousBytes, Sendable {
-    /// `Data`.
-    case data(Data)
-    /// Other bytes, read in place.
-    case bytes(any ContiguousBytes & Sendable)
+    /// One chunk of a body, as its transport hands it over: `Data`, or other contiguous bytes, such as an HTTP client's
+    /// own buffer, read in place.
+    public enum Chunk: ContiguousBytes, Sendable {
+        /// `Data`.
+        case data(Data)
+        /// Other bytes, read in place.
+        case bytes(any ContiguousBytes & Sendable)
 
-    /// The chunk of `bytes`.
-    @inlinable
-    public init(_ bytes: some ContiguousBytes & Sendable) {
-        if let data = bytes as? Data {
-            self = .data(data)
-        } else if let chunk = bytes as? ResponseBody.Chunk {
-            self = chunk
-        } else {
-            self = .bytes(bytes)
+        /// The chunk of `bytes`.
+        @inlinable
+        public init(_ bytes: some ContiguousBytes & Sendable) {
+            if let data = bytes as? Data {
+                self = .data(data)
+            } else if let chunk = bytes as? ResponseBody.Chunk {
+                self = chunk
+            } else {
+                self = .bytes(bytes)
+            }
+        }
+
+        /// The number of bytes.
+        public var count: Int {
+            switch self {
+            case .data(let data): data.count
+            case .bytes(let bytes): bytes.withUnsafeBytes(\.count)
+            }
+        }
+
+        /// Calls `body` with the bytes, in place.
+        public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            switch self {
+            case .data(let data): try data.withUnsafeBytes(body)
+            case .bytes(let bytes): try bytes.withUnsafeBytes(body)
+            }
         }
     }
 
-    /// The number of bytes.
-    public var count: Int {
-        switch self {
-        case .data(let data): data.count
-        case .bytes(let bytes): bytes.withUnsafeBytes(\.count)
+    /// The one reader of a body's chunks, in order, in one task, each read in place (``ResponseBody/reader()``).
+    public struct Reader {
+        let read: () async throws -> Chunk?
+
+        /// A reader of the chunks `read` returns, `nil` after the last.
+        public init(_ read: @escaping () async throws -> Chunk?) {
+            self.read = read
+        }
+
+        /// The next chunk; `nil` after the last.
+        public func next() async throws -> Chunk? {
+            try await read()
         }
     }
-
-    /// Calls `body` with the bytes, in place.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch self {
-        case .data(let data): try data.withUnsafeBytes(body)
-        case .bytes(let bytes): try bytes.withUnsafeBytes(body)
-        }
-    }
-}
-
-/// The one reader of a body's chunks, in order, in one task, each read in place (``ResponseBody/reader()``).
-public struct Reader {
-    let read: () async throws -> Chunk?
-
-    /// A reader of the chunks `read` returns, `nil` after the last.
-    public init(_ read: @escaping () async throws -> Chunk?) {
-        self.read = read
-    }
-
-    /// The next chunk; `nil` after the last.
-    public func next() async throws -> Chunk? {
-        try await read()
-    }
-}
 }

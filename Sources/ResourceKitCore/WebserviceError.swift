@@ -146,10 +146,12 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
             "The response was not an HTTP response (\(ErrorText.count(body)))."
         case .unacceptableStatus(let response):
             "The server answered HTTP \(response.statusCode) with \(response.content)"
-                + (ErrorText.preview(of: response.body.data ?? Data(), removing: secrets, shown: Self.describesBodies).map { ": \($0)" } ?? ".")
+                + (ErrorText.preview(of: response.body.data ?? Data(), removing: secrets, shown: Self.describesBodies)
+                    .map { ": \($0)" } ?? ".")
         case .apiError(let error, let response):
             "The server answered HTTP \(response.statusCode) with \(type(of: error))"
-                + (ErrorText.preview(of: response.body.data ?? Data(), removing: secrets, shown: Self.describesBodies).map { ": \($0)" }
+                + (ErrorText.preview(of: response.body.data ?? Data(), removing: secrets, shown: Self.describesBodies)
+                    .map { ": \($0)" }
                     ?? " (\(response.content)).")
         case .parsing(let error, let response):
             "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(ErrorText.explain(error))"

@@ -71,7 +71,6 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
     /// The size of the request's body, in memory or in its file, for the events of a request sent; `nil` without one.
     public var requestBodySize: Int64? { bodyFileLength ?? (try? request().body?.bytes()).map { Int64($0.count) } }
 
-
     /// The event in one line, such as `GET https://api.example.com/episodes: 200, 2048 bytes in 35 ms`.
     public var description: String {
         let what =

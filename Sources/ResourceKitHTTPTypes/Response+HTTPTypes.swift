@@ -36,7 +36,8 @@
         public init(_ response: HTTPResponse, body: Data = Data(), url: URL? = nil) {
             self.init(
                 statusCode: response.status.code,
-                headerFields: response.headerFields.map { HeaderField(name: $0.name.rawName, value: $0.value) }, body: body,
+                headerFields: response.headerFields.map { HeaderField(name: $0.name.rawName, value: $0.value) },
+                body: body,
                 url: url)
         }
     }

@@ -7,6 +7,7 @@ public enum ErrorText {
         count(body.count)
     }
 
+    /// `bytes` counted: `1 byte`, `12 bytes`.
     public static func count(_ bytes: Int) -> String {
         bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }

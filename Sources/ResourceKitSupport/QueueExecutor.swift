@@ -18,20 +18,24 @@ public final class QueueExecutor: SerialExecutor {
     /// Whether the caller runs on this executor's queue.
     public var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
 
+    /// Stops the process unless the caller runs on this executor's queue.
     public func checkIsolated() {
         precondition(isCurrent, "not on the executor's queue")
     }
 
+    /// Runs `job` on the queue.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     public func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job))
     }
 
+    /// Runs `job` on the queue.
     public func enqueue(_ job: UnownedJob) {
         let executor = asUnownedSerialExecutor()
         queue.async { job.runSynchronously(on: executor) }
     }
 
+    /// This executor, unowned.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }

@@ -51,9 +51,12 @@ public enum Redaction {
     /// The names whose values are credentials, whatever their type, as `WebserviceError.credentialNames` holds them
     /// and as they are matched: in ASCII lowercase without `_` and `-`.
     public struct Names: Sendable {
+        /// The names as given.
         public let given: Set<String>
+        /// The names as matched.
         public let matched: Set<[UInt8]>
 
+        /// The names `given`.
         public init(_ given: Set<String>) {
             self.given = given
             matched = Set(given.map(Redaction.bare))

@@ -36,11 +36,11 @@ public func sha256(_ bytes: some ContiguousBytes) -> [UInt8] {
 
 /// The constants and the compression function of ``sha256(_:)``.
 private enum SHA256 {
-    public static let initial: [UInt32] = [
+    static let initial: [UInt32] = [
         0x6A09_E667, 0xBB67_AE85, 0x3C6E_F372, 0xA54F_F53A, 0x510E_527F, 0x9B05_688C, 0x1F83_D9AB, 0x5BE0_CD19,
     ]
 
-    public static let constants: [UInt32] = [
+    static let constants: [UInt32] = [
         0x428A_2F98, 0x7137_4491, 0xB5C0_FBCF, 0xE9B5_DBA5, 0x3956_C25B, 0x59F1_11F1, 0x923F_82A4, 0xAB1C_5ED5,
         0xD807_AA98, 0x1283_5B01, 0x2431_85BE, 0x550C_7DC3, 0x72BE_5D74, 0x80DE_B1FE, 0x9BDC_06A7, 0xC19B_F174,
         0xE49B_69C1, 0xEFBE_4786, 0x0FC1_9DC6, 0x240C_A1CC, 0x2DE9_2C6F, 0x4A74_84AA, 0x5CB0_A9DC, 0x76F9_88DA,

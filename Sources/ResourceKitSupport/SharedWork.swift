@@ -21,9 +21,9 @@ public actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
 
     /// A run in flight and the callers waiting for it, each by the continuation its outcome is yielded to.
     private struct Run {
-        public var id: Int
-        public var task: Task<Void, Never>?
-        public var waiters: [Int: AsyncStream<Outcome>.Continuation]
+        var id: Int
+        var task: Task<Void, Never>?
+        var waiters: [Int: AsyncStream<Outcome>.Continuation]
     }
 
     private var runs: [Key: Run] = [:]

@@ -59,11 +59,11 @@ public func xxh64(_ bytes: some ContiguousBytes, seed: UInt64 = 0) -> UInt64 {
 
 /// The constants and steps of ``xxh64(_:seed:)``.
 private enum XXH64 {
-    public static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
-    public static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
-    public static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
-    public static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
-    public static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
+    static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
+    static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
+    static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
+    static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
     /// The little-endian 64-bit word at `offset`.
     public static func word(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {

@@ -1,6 +1,6 @@
 import Foundation
-internal import ResourceKitSupport
 import ResourceKit
+internal import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,9 +1,9 @@
 import Foundation
+import ResourceKit
 import ResourceKitTesting
 import Synchronization
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

@@ -85,8 +85,9 @@ import Testing
         // Kept, in memory, for this web service alone.
         #expect(try await service.load(resource) == "alice 1")
         #expect(store.inserted.withLock { $0.isEmpty })
-        #expect(try await Webservice(transport: Server(), cache: ResponseCache(storage: FleetStorage(store: store)))
-            .load(resource) == "- 1")
+        #expect(
+            try await Webservice(transport: Server(), cache: ResponseCache(storage: FleetStorage(store: store)))
+                .load(resource) == "- 1")
         #expect(store.inserted.withLock { $0.map(\.service) }.allSatisfy { $0 == nil })
     }
 }

@@ -1,6 +1,6 @@
+import ResourceKit
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

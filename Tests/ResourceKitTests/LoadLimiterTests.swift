@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
+import ResourceKit
 import ResourceKitTesting
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

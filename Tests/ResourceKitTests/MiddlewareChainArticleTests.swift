@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-
 import ResourceKit
 import ResourceKitTesting
+import Testing
+
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

@@ -1,8 +1,8 @@
 import Foundation
+import ResourceKit
 import ResourceKitTesting
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

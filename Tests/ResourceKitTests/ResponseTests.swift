@@ -1,8 +1,8 @@
 import Foundation
+import ResourceKit
 import ResourceKitTesting
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport
@@ -137,7 +137,8 @@ private func listed(_ statusCode: Int) -> Response {
         func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
             await requests.append(request)
             let revalidates = request.value(forHTTPHeaderField: "If-None-Match") != nil
-            let head = Response(statusCode: revalidates ? 304 : 200, headerFields: fields, body: Data(), url: request.url)
+            let head = Response(
+                statusCode: revalidates ? 304 : 200, headerFields: fields, body: Data(), url: request.url)
             return (head, ResponseBody(revalidates ? Data() : Data("ok".utf8)))
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import ResourceKit
-@testable import ResourceKitSupport
 import ResourceKitTesting
 import Testing
+
+@testable import ResourceKitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,7 @@
 import Foundation
+import ResourceKit
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

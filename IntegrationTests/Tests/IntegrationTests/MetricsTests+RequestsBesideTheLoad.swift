@@ -1,10 +1,10 @@
 import Foundation
 import MetricsTestKit
+import ResourceKit
 import ResourceKitTesting
 import Synchronization
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitMetrics

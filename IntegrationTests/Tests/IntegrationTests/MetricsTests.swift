@@ -3,9 +3,9 @@ import EpisodesService
 import Foundation
 import MetricsTestKit
 import OTelSemanticConventions
+import ResourceKit
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitMetrics

@@ -2,11 +2,11 @@ import CoreMetrics
 import Foundation
 import Logging
 import MetricsTestKit
+import ResourceKit
 import Testing
 import Tracing
 import W3CTracing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

@@ -1,8 +1,8 @@
 import EpisodesService
 import Foundation
+import ResourceKit
 import Testing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

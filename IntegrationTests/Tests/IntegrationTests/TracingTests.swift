@@ -1,11 +1,11 @@
 import EpisodesService
 import Foundation
 import OTelSemanticConventions
+import ResourceKit
 import Testing
 import Tracing
 import W3CTracing
 
-import ResourceKit
 @testable import ResourceKitBuiltIns
 @testable import ResourceKitCore
 @testable import ResourceKitSupport

@@ -1,6 +1,6 @@
 import Foundation
-internal import ResourceKitSupport
 import ResourceKitCore
+internal import ResourceKitSupport
 
 extension [HeaderField] {
     /// These fields as a cache or a deduplication key compares them, as `[String: String]`'s `keyBytes(excluding:)`

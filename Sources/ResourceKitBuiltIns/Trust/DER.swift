@@ -31,28 +31,28 @@ public func subjectPublicKeyInfo(ofCertificate certificate: some ContiguousBytes
 /// Reads DER elements one after another within a range of bytes.
 private struct DERReader {
     /// An element's place: from its tag to its end, and its contents.
-    public struct Element {
-        public let whole: Range<Int>
-        public let contents: Range<Int>
+    struct Element {
+        let whole: Range<Int>
+        let contents: Range<Int>
     }
 
     private let bytes: UnsafeRawBufferPointer
     private var position: Int
     private let end: Int
 
-    public init(_ bytes: UnsafeRawBufferPointer, in range: Range<Int>) {
+    init(_ bytes: UnsafeRawBufferPointer, in range: Range<Int>) {
         self.bytes = bytes
         position = range.lowerBound
         end = range.upperBound
     }
 
-    public var isAtEnd: Bool { position == end }
+    var isAtEnd: Bool { position == end }
 
     /// The next element's tag, `nil` at the end.
-    public var peekTag: UInt8? { position < end ? bytes[position] : nil }
+    var peekTag: UInt8? { position < end ? bytes[position] : nil }
 
     /// The next element when its tag is `tag` and its length fits; moves past it.
-    public mutating func read(tag: UInt8) -> Element? {
+    mutating func read(tag: UInt8) -> Element? {
         let start = position
         guard position < end, bytes[position] == tag else { return nil }
         position += 1

@@ -271,7 +271,9 @@ extension WebserviceError {
     // description never shows the identity's password.
 
     /// The pinned key at `index` isn't the base64 of a 32-byte SHA-256 digest.
-    public static func malformedPin(index: Int) -> Self { Self(.unusableTrustPolicy(argument: "pinnedKeys", index: index)) }
+    public static func malformedPin(index: Int) -> Self {
+        Self(.unusableTrustPolicy(argument: "pinnedKeys", index: index))
+    }
 
     /// The additional root at `index` isn't a PEM or DER certificate.
     public static func unreadableRoot(index: Int) -> Self {
