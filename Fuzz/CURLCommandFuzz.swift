@@ -46,7 +46,7 @@ private func validHeaderName(_ name: String) -> Bool {
 /// The words `curl` should get for `request`: its method, its URL, each header field and the body, as
 /// `cURLDescription` means to show them, redacted by the library (whose redaction other targets fuzz).
 private func shownWords(of request: Request) -> [[UInt8]] {
-    let secrets = Redaction.secrets(of: request)
+    let secrets = request.secrets
     var words = ["curl"]
     switch request.method {
     case "GET": break

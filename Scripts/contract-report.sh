@@ -4,7 +4,8 @@
 #   1. lines per target under Sources/, and of the "core" (CORE_FILES below);
 #   2. public and open symbols per module, from the compiler's symbol graphs, default build and all traits;
 #   3. LoadContext's stored fields, public and not;
-#   4. under callgrind, the functions of the library's modules that every load of a small GET calls, and their files;
+#   4. under callgrind, the functions of the library's modules that every load of a small GET calls, and their files,
+#      and those of a download of it to a file over URLSessionTransport;
 #   5. (with --instructions) instructions per load against the raw clients: Benchmarks/run.sh's own section.
 #
 #   Scripts/contract-report.sh                       # everything: about 17 minutes the first time (two debug
@@ -162,7 +163,7 @@ struct InMemoryTransport: Transport {
 /// main thread `dispatch_main` ends (as Benchmarks/Sources/resourcekit-bench/Main.swift notes).
 func run(_ arguments: [String]) async throws {
     guard arguments.count == 5, let loads = Int(arguments[2]), let base = URL(string: arguments[3]) else {
-        fatalError("usage: contract-probe in-memory|urlsession|ahc LOADS BASE_URL BODY_FILE")
+        fatalError("usage: contract-probe in-memory|urlsession|ahc|download LOADS BASE_URL BODY_FILE")
     }
     let url = base.appendingPathComponent("small.json")
     let body = try Data(contentsOf: URL(fileURLWithPath: arguments[4]))
@@ -172,7 +173,7 @@ func run(_ arguments: [String]) async throws {
         let headers = ["Content-Type": "application/json", "Content-Length": "\(body.count)"]
         let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!
         webservice = Webservice(transport: InMemoryTransport(body: body, response: response))
-    case "urlsession":
+    case "urlsession", "download":
         webservice = Webservice()
     #if PROBE_AHC
         case "ahc":
@@ -180,6 +181,16 @@ func run(_ arguments: [String]) async throws {
     #endif
     default:
         fatalError("unknown shape \(arguments[1])")
+    }
+    if arguments[1] == "download" {
+        // The same file, downloaded to a file of its own each load, over URLSessionTransport.
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("contract-probe.json")
+        let download = Resource<URL>(url: url, downloadingTo: destination)
+        for _ in 0...loads {
+            let file = try await webservice.load(download)
+            precondition(try Data(contentsOf: file) == body, "the downloaded file differs from the body")
+        }
+        return
     }
     let resource = Resource<[Item]>(get: url)
     let expected = try JSONDecoder().decode([Item].self, from: body).count
@@ -417,7 +428,7 @@ CONF
     done
     port_is_free "$port" && { echo "contract-report.sh: nginx didn't start" >&2; exit 1; }
 
-    shapes=("in-memory:$default_probe" "urlsession:$default_probe")
+    shapes=("in-memory:$default_probe" "urlsession:$default_probe" "download:$default_probe")
     if [ -n "$ahc_probe" ]; then
         shapes+=("ahc:$ahc_probe")
     else
