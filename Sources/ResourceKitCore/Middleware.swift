@@ -26,3 +26,8 @@ public protocol Middleware: Sendable {
     /// `next` throws `CancellationError` when the load is cancelled, and otherwise a ``WebserviceError``.
     func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response
 }
+
+/// A middleware that keeps responses and answers loads from them, such as the cache's layer: a load whose
+/// ``Resource/cachePolicy`` is ``CachePolicy/storedOnly`` fails at once, before any layer, on a web service that has
+/// none (``WebserviceError/Reason/notStored``).
+public protocol StoringMiddleware: Middleware {}

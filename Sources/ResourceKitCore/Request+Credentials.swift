@@ -32,3 +32,29 @@ extension Request {
         return request
     }
 }
+
+extension Request: CustomReflectable {
+    /// The method, the URL and the header fields without credentials (only harmless values shown), and what the body
+    /// is: what `print`, `dump` and string interpolation show.
+    public var customMirror: Mirror {
+        let secrets = secrets
+        let fields = headerFields.map { field in
+            field.name + ": "
+                + (isSafeHeader(field.name) ? Redaction.scrub(field.value, removing: secrets) : Redaction.mark)
+        }
+        let body: String =
+            switch body?.storage {
+            case nil: "none"
+            case .data(let data): "\(data.count) bytes"
+            case .file: "a file"
+            case .encoding: "a form"
+            }
+        return Mirror(
+            self,
+            children: [
+                "method": method, "url": redactedURL?.absoluteString ?? Redaction.mark, "headerFields": fields,
+                "body": body,
+            ],
+            displayStyle: .struct)
+    }
+}

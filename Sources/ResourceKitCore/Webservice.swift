@@ -22,10 +22,12 @@ public struct Webservice: Sendable {
     /// This web service's identity, for the ``LoadContext`` of each load.
     private let identity = Identity()
     /// The layers a request passes before its receiver and the transport, first outermost, as the initializer got
-    /// them with the one that tells the observer last (<doc:MiddlewareChain#The-pipeline>).
+    /// them; the one that tells the observer comes after them (<doc:MiddlewareChain#The-pipeline>).
     public let layers: [any Middleware]
     /// The pipeline after the timeout, built once.
     private let pipeline: Pipeline
+    /// Whether a layer may answer from stored responses (``StoringMiddleware``).
+    private let stores: Bool
 
     /// Creates a web service that sends requests with `transport` through `layers`.
     ///
@@ -36,13 +38,15 @@ public struct Webservice: Sendable {
     /// - Parameters:
     ///   - transport: Sends requests.
     ///   - layers: The steps every request passes through, first outermost; the web service adds the one that tells
-    ///     the observer, innermost.
+    ///     the observer, innermost. A load whose policy is ``CachePolicy/storedOnly`` fails at once unless one of them
+    ///     is a ``StoringMiddleware``.
     ///   - observer: Receives a ``WebserviceEvent`` for each thing that happens during a load.
     public init(transport: any Transport, layers: [any Middleware], observer: (@Sendable (WebserviceEvent) -> Void)?) {
         self.transport = transport
         self.observer = observer
-        self.layers = layers + [Observing()]
-        pipeline = Pipeline(layers: self.layers, transport: transport)
+        self.layers = layers
+        stores = layers.contains { $0 is any StoringMiddleware }
+        pipeline = Pipeline(layers: layers + [Observing()], transport: transport)
     }
 
     /// Loads a resource: sends its request, validates the response and parses the body, off the caller's actor.
@@ -122,8 +126,11 @@ public struct Webservice: Sendable {
         _ unchecked: Request
     ) async throws -> (Request, Response) {
         let request = try request(for: resource, unchecked)
-        // A download is never stored: one that may use only a stored response fails here.
-        if resource.cachePolicy == .storedOnly, resource.destination != nil { throw WebserviceError(.notStored) }
+        // Without a layer that stores responses nothing is stored, nor ever a download: a load that may use only a
+        // stored response fails here, before any layer.
+        if resource.cachePolicy == .storedOnly, !stores || resource.destination != nil {
+            throw WebserviceError(.notStored)
+        }
         var context = LoadContext(service: identity)
         context.name = resource.name
         context.observer = observer

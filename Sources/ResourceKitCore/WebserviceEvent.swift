@@ -85,7 +85,7 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
                 "attempt \(attempt) could not connect, waiting up to \(Self.milliseconds(maxWait)) for the network"
             case .credentialRefreshed: "credential refreshed"
             case .cacheHit(let policy, let staleness) where staleness > 0:
-                "answered from the cache (\(policy)), \(Int(staleness.rounded())) s stale"
+                "answered from the cache (\(policy)), \(Int(exactly: staleness.rounded()) ?? .max) s stale"
             case .cacheHit(let policy, _): "answered from the cache (\(policy))"
             case .revalidated: "revalidated, answered from the cache"
             }

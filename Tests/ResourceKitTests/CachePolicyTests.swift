@@ -128,10 +128,23 @@ import Testing
     @Test func storedOnlyWithoutACacheFailsBeforeSending() async throws {
         let f = Fixture()
         let origin = f.origin
+        let events = Mutex<[String]>([])
+        let credentialsAsked = Mutex(0)
         let uncached = Webservice(
-            transport: StubTransport.answering(.computed { request in await origin.answer(request) }))
-        await #expect(throws: WebserviceError.self) { try await uncached.load(f.feed(.storedOnly)) }
+            transport: StubTransport.answering(.computed { request in await origin.answer(request) }),
+            middleware: [
+                Authentication(for: [baseURL]) { _ in
+                    credentialsAsked.withLock { $0 += 1 }
+                    return "Bearer t"
+                }
+            ],
+            observer: { event in events.withLock { $0.append("\(event.kind)") } })
+        let error = try await #require(throws: WebserviceError.self) { try await uncached.load(f.feed(.storedOnly)) }
+        guard case .notStored = error.reason else { throw error }
+        // Nothing ran: no credential was asked for, no event told, nothing sent.
         #expect(await origin.count == 0)
+        #expect(credentialsAsked.withLock { $0 } == 0)
+        #expect(events.withLock { $0 }.isEmpty)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

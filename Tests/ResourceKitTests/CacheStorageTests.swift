@@ -40,6 +40,7 @@ import Testing
     /// to each request as a session adds its configured fields.
     struct Server: Transport {
         var field: HeaderField?
+        var cacheControl = "max-age=60"
         let counter = Counter()
         var requests: Int { counter.value.withLock { $0 } }
 
@@ -54,7 +55,7 @@ import Testing
                 count += 1
                 return count
             }
-            var response = Response(statusCode: 200, headers: ["Cache-Control": "max-age=60"], url: request.url)
+            var response = Response(statusCode: 200, headers: ["Cache-Control": cacheControl], url: request.url)
             response.request = sent
             return (response, ResponseBody(Data("\(field?.value ?? "-") \(number)".utf8)))
         }
@@ -89,5 +90,21 @@ import Testing
             try await Webservice(transport: Server(), cache: ResponseCache(storage: FleetStorage(store: store)))
                 .load(resource) == "- 1")
         #expect(store.inserted.withLock { $0.map(\.service) }.allSatisfy { $0 == nil })
+    }
+
+    @Test func aResponseToCredentialsOrAPrivateOneNeverReachesTheAppsStore() async throws {
+        let store = FleetStore()
+        let signedIn = Webservice(
+            transport: Server(), cache: ResponseCache(storage: FleetStorage(store: store)),
+            middleware: [Authentication(for: [Self.url]) { _ in "Bearer s3cret" }])
+        #expect(try await signedIn.load(resource) == "- 1")
+        // Kept, in memory, for the loads with this credential.
+        #expect(try await signedIn.load(resource) == "- 1")
+        let privately = Webservice(
+            transport: Server(cacheControl: "private, max-age=60"),
+            cache: ResponseCache(storage: FleetStorage(store: store)))
+        #expect(try await privately.load(resource) == "- 1")
+        #expect(try await privately.load(resource) == "- 1")
+        #expect(store.inserted.withLock { $0.isEmpty })
     }
 }

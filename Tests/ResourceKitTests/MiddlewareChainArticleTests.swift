@@ -62,6 +62,7 @@ import Testing
         ).layers
         return [String(describing: Timeout.self)]
             + layers.map { $0 is Mine ? "middleware" : String(describing: type(of: $0)) }
+            + [String(describing: Observing.self)]
             + ["receiver", String(describing: Sending.self)]
     }
 

@@ -100,6 +100,32 @@ import Testing
         expectNoSecret(in: error)
     }
 
+    /// The same, for a credential the transport added itself, as a session adds its configured `Authorization`.
+    @Test func aStreamsBodyErrorShowingATransportsOwnCredentialIsKeptRedacted() async throws {
+        struct EchoingError: Error {
+            var sentHeader: String
+        }
+        struct AddingTransport: Transport {
+            func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+                var sent = request
+                sent.setValue("x-auth-value", forHTTPHeaderField: "X-Auth")
+                let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+                    continuation.yield(Data("first".utf8))
+                    continuation.finish(throwing: EchoingError(sentHeader: "X-Auth: x-auth-value"))
+                }
+                var head = Response(statusCode: 200)
+                head.request = sent
+                return (head, ResponseBody(chunks))
+            }
+        }
+        let webservice = Webservice(transport: AddingTransport())
+        let chunks = try await webservice.load(StreamingResource(chunksOf: Resource<Data>(url: Self.secretURL)))
+        let error = try await #require(throws: WebserviceError.self) {
+            for try await _ in chunks {}
+        }
+        expectNoSecret(in: error)
+    }
+
     /// `"x-auth-value\u{301}".contains("x-auth-value")` is false: the mark joins the last letter's `Character`.
     @Test func aSecretFollowedByACombiningMarkIsRedactedToo() async throws {
         struct EchoingError: Error {
@@ -271,6 +297,26 @@ import Testing
             encoding: .utf8)
         for name in WebserviceError.credentialNames {
             #expect(article.contains("`\(name)`"), "\(name) is not in ErrorHandling.md")
+        }
+    }
+}
+
+/// What `print`, `dump` and interpolation show of a request an observer or a middleware holds.
+@Suite struct RequestDescriptionTests {
+    @Test func aRequestShowsNoCredentialWhereverItIsPrinted() throws {
+        let url = try #require(URL(string: "https://user:pa55@api.example.com/feed?api_key=k3y&page=2"))
+        let request = Request(
+            url: url,
+            headerFields: [
+                HeaderField(name: "Authorization", value: "Bearer t0ken"),
+                HeaderField(name: "Accept", value: "text/plain"),
+            ],
+            body: RequestBody(Data("password=hunter2".utf8)))
+        var dumped = ""
+        dump(request, to: &dumped)
+        for shown in [dumped, "\(request)", String(describing: request), String(reflecting: request)] {
+            for secret in ["pa55", "k3y", "t0ken", "hunter2"] { #expect(!shown.contains(secret), "\(shown)") }
+            #expect(shown.contains("text/plain"))
         }
     }
 }

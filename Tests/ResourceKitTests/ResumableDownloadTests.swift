@@ -69,6 +69,8 @@ import Testing
 
     @Test(arguments: [
         WebserviceError(.bodyTooLarge(limit: 6)) as any Error, URLError(.cannotWriteToFile) as any Error,
+        // A malformed body as its chunks' reader gets it: the transport's error, as `Sending` reports it.
+        WebserviceError(.transport(URLError(.badServerResponse))) as any Error,
     ])
     func bodyThatFailsByItsOwnFaultLeavesNothing(error: any Error) throws {
         let directory = try newDirectory()

@@ -97,3 +97,37 @@ import Testing
         #expect(reported.failingURL == url)
     }
 }
+
+/// `URLSessionTransport` gives Linux's curl failures Apple's codes itself, on its own session and on a caller's.
+@Suite struct SessionTransportErrorCodeTests {
+    /// A server inside `URLSession` that fails every request as FoundationNetworking reports an untrusted certificate.
+    final class UntrustedServer: URLProtocol {
+        override class func canInit(with request: URLRequest) -> Bool { true }
+        override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+        override func startLoading() {
+            let linux = URLError(
+                .unknown, userInfo: [NSLocalizedDescriptionKey: "SSL certificate problem: self-signed certificate"])
+            client?.urlProtocol(self, didFailWithError: linux)
+        }
+        override func stopLoading() {}
+    }
+
+    static func configuration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [UntrustedServer.self]
+        return configuration
+    }
+
+    @Test(arguments: ["its own session", "a caller's session"])
+    func aLinuxCertificateFailureIsServerCertificateUntrusted(on session: String) async throws {
+        let transport =
+            session == "its own session"
+            ? URLSessionTransport(configuration: Self.configuration())
+            : URLSessionTransport(session: URLSession(configuration: Self.configuration()))
+        let error = try await #require(throws: WebserviceError.self) {
+            try await Webservice(transport: transport).load(Resource<Data>(url: baseURL))
+        }
+        let reported = try #require(try requireCase(\.transport, of: error) as? URLError)
+        #expect(reported.code == .serverCertificateUntrusted)
+    }
+}

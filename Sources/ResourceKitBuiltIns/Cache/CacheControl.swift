@@ -4,8 +4,8 @@ internal import ResourceKitSupport
 
 /// The `Cache-Control` directives ``ResponseCache`` acts on, read from a request's or a response's header field.
 ///
-/// Directive names are matched case-insensitively and values may be quoted. Other directives (`private`, `public`,
-/// `s-maxage`, …) don't change what a client-side cache does, and are ignored.
+/// Directive names are matched case-insensitively and values may be quoted. Other directives (`public`, `s-maxage`,
+/// …) don't change what a client-side cache does, and are ignored.
 struct CacheControl: Equatable {
     /// `no-store`: the response must not be stored (in a request: don't use or fill the cache).
     var noStore = false
@@ -26,6 +26,8 @@ struct CacheControl: Equatable {
     var staleIfError: Int? { mayServeStale ? ifError : nil }
     /// `must-revalidate`: a stale response must not answer without the server's confirmation.
     var mustRevalidate = false
+    /// `private`: the response is for one user; a store several processes share must not keep it.
+    var isPrivate = false
     private var whileRevalidate: Int?
     private var ifError: Int?
 
@@ -49,6 +51,7 @@ struct CacheControl: Equatable {
             case "stale-while-revalidate": whileRevalidate = Self.smallest(whileRevalidate, argument)
             case "stale-if-error": ifError = Self.smallest(ifError, argument)
             case "must-revalidate": mustRevalidate = true
+            case "private": isPrivate = true
             default: break
             }
         }

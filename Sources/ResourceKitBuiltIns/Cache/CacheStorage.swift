@@ -7,8 +7,10 @@ internal import ResourceKitSupport
 ///
 /// A storage keeps entries by key, within a limit of its own, dropping the least recently used to make room; the cache
 /// decides what is stored and when it answers, and calls its storage one call at a time, on a serial queue of its own,
-/// never on Swift's cooperative pool. Reading an entry counts as a use. A storage of yours never gets a key kept for
-/// one web service alone (``ResponseCache/Key/service``): the cache keeps those in memory. See <doc:Caching>.
+/// never on Swift's cooperative pool. Reading an entry counts as a use. A storage of yours gets only what a store
+/// several processes share may keep: a response to a request without credentials (no header field that isn't safe,
+/// no credential in its URL) and not `Cache-Control: private`. The cache keeps the others in memory, as it does a
+/// response kept for one web service alone (``ResponseCache/Key/service``). See <doc:Caching>.
 public protocol CacheStorage: Sendable {
     /// The bytes the entries take, counted against the limit.
     var byteCount: Int { get }
@@ -27,25 +29,42 @@ public protocol CacheStorage: Sendable {
     mutating func removeAll() throws
 }
 
-/// The entries of a cache kept for one web service alone (``ResponseCache/Key/service``) in memory, beside a storage of
-/// the app's, which never gets them.
+/// A storage of the app's, which may be shared, beside the entries it must never get, in memory: responses to
+/// requests with credentials, `private` ones, and those kept for one web service alone.
 struct ScopedInMemory<Shared: CacheStorage>: CacheStorage {
     var shared: Shared
     var scoped: MemoryStorage
 
-    var byteCount: Int { shared.byteCount + scoped.byteCount }
-    var count: Int { shared.count + scoped.count }
+    var byteCount: Int { Self.sum(shared.byteCount, scoped.byteCount) }
+    var count: Int { Self.sum(shared.count, scoped.count) }
+
+    /// `first + second`, or `Int.max` when the app's storage reports so much that it overflows.
+    private static func sum(_ first: Int, _ second: Int) -> Int {
+        let (sum, overflow) = first.addingReportingOverflow(second)
+        return overflow ? .max : sum
+    }
+
+    /// Whether `key` may go to the app's storage: for any web service, and without credentials.
+    private static func isShareable(_ key: ResponseCache.Key) -> Bool {
+        key.service == nil && key.secrets.isEmpty
+    }
 
     mutating func entry(for key: ResponseCache.Key) -> ResponseCache.Entry? {
-        key.service == nil ? shared.entry(for: key) : scoped.entry(for: key)
+        scoped.entry(for: key) ?? (Self.isShareable(key) ? shared.entry(for: key) : nil)
     }
 
     mutating func insert(_ entry: ResponseCache.Entry, for key: ResponseCache.Key) {
-        if key.service == nil { shared.insert(entry, for: key) } else { scoped.insert(entry, for: key) }
+        if Self.isShareable(key), !entry.response.cacheControl.isPrivate {
+            scoped.remove(key)
+            shared.insert(entry, for: key)
+        } else {
+            scoped.insert(entry, for: key)
+        }
     }
 
     mutating func remove(_ key: ResponseCache.Key) {
-        if key.service == nil { shared.remove(key) } else { scoped.remove(key) }
+        scoped.remove(key)
+        if Self.isShareable(key) { shared.remove(key) }
     }
 
     mutating func removeAll(url: String) {

@@ -68,8 +68,9 @@ public final class ResponseCache: Sendable {
         storage: some CacheStorage, byteLimit: Int = 1 << 20, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.byteLimit = max(byteLimit, 0)
+        // The app's storage keeps its entries within a limit of its own; the memory beside it, within `byteLimit`.
         store = Store(
-            byteLimit: self.byteLimit, now: now,
+            byteLimit: .max, now: now,
             storage: ScopedInMemory(shared: storage, scoped: MemoryStorage(byteLimit: self.byteLimit)))
     }
 
@@ -252,9 +253,8 @@ extension ResponseCache {
         /// Stores `response` under `key` if it may be stored at all, making room for it.
         private func store(_ response: StoredResponse, for key: Key) {
             guard response.isStorable, key.byteCount + response.byteCount <= byteLimit else { return }
-            let before = storage.count
             storage.insert(Entry(response: response, stored: now()), for: key)
-            if key.service != nil, storage.count > before { keptForServices += 1 }
+            if key.service != nil { keptForServices += 1 }
         }
 
         /// How many responses were ever kept for one web service alone: while there are none, a lookup looks for

@@ -171,7 +171,7 @@ struct ArrivingBody {
     mutating func breakOff(_ error: any Error) {
         let ownFault =
             (error as? WebserviceError).map { if case .bodyTooLarge = $0.reason { true } else { false } } == true
-            || (error as? URLError).map {
+            || ((error as? URLError) ?? ((error as? WebserviceError)?.underlyingError as? URLError)).map {
                 [.cannotWriteToFile, .cannotCreateFile, .badServerResponse].contains($0.code)
             } == true
         if ownFault { file?.remove() } else { file?.keep() }

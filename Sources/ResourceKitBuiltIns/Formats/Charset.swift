@@ -9,7 +9,7 @@ internal import ResourceKitSupport
 /// windows-1252 and US-ASCII leave undefined. So the standard library decodes the Unicode encodings and US-ASCII,
 /// and undefined windows-1252 bytes are rejected before Foundation sees them: every platform throws for the same
 /// bytes.
-public enum Charset {
+enum Charset {
     /// IANA charset names and aliases (lowercased), by encoding; the first name is the one errors show.
     private static let names: [(encoding: String.Encoding, names: [String])] = [
         (.utf8, ["utf-8", "utf8", "unicode-1-1-utf-8"]),
@@ -47,7 +47,7 @@ public enum Charset {
     ///
     /// It is `nil` when there is none, or when it is empty (`charset=`). Parameter names match in any letter case; a `;` inside a quoted value doesn't
     /// end the parameter.
-    public static func name(inContentType contentType: String) -> String? {
+    static func name(inContentType contentType: String) -> String? {
         for parameter in parameters(of: contentType).dropFirst() {
             guard let equals = parameter.firstIndex(of: "=") else { continue }
             let name = parameter[..<equals].trimmingCharacters(in: .whitespaces)
@@ -59,7 +59,7 @@ public enum Charset {
     }
 
     /// The encoding an IANA charset name or alias stands for, in any letter case.
-    public static func encoding(named name: String) throws(DecodingError) -> String.Encoding {
+    static func encoding(named name: String) throws(DecodingError) -> String.Encoding {
         let key = name.lowercased()
         guard let entry = names.first(where: { $0.names.contains(key) }) else {
             throw .corruptedBody("The response's charset \"\(name)\" is not one ResourceKit can decode.")
@@ -68,7 +68,7 @@ public enum Charset {
     }
 
     /// The IANA name of `encoding` for messages, such as `UTF-8` or `windows-1252`.
-    public static func displayName(of encoding: String.Encoding) -> String {
+    static func displayName(of encoding: String.Encoding) -> String {
         guard let name = names.first(where: { $0.encoding == encoding })?.names.first else {
             return encoding.description
         }
@@ -80,7 +80,7 @@ public enum Charset {
     /// UTF-8, UTF-16 and US-ASCII are validated and decoded by the standard library, the same on every platform;
     /// Foundation decodes the rest. A byte order mark is not part of the text. UTF-16 (`String.Encoding.utf16`)
     /// follows RFC 2781: a byte order mark picks the byte order; without one the text is big-endian.
-    public static func decode(_ data: Data, as encoding: String.Encoding) throws(DecodingError) -> String {
+    static func decode(_ data: Data, as encoding: String.Encoding) throws(DecodingError) -> String {
         let text: String?
         switch encoding {
         case .utf8:

@@ -13,7 +13,7 @@ internal import ResourceKitSupport
 /// stream's is read by its caller: the cache neither answers nor keeps them. Nor a request that may carry no
 /// credentials (a page another origin's server led to): its key can't tell it from the same request sent with
 /// credentials a transport adds on its own, such as a session's cookies, whose response it must never get.
-struct Caching: Middleware {
+struct Caching: StoringMiddleware {
     let cache: ResponseCache
 
     /// The statuses after which `stale-if-error` and ``CachePolicy/networkElseStored`` answer with a stored response.

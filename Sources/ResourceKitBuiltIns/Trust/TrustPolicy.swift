@@ -289,3 +289,10 @@ extension WebserviceError {
     /// The transport can't enforce the policy: `URLSession` on Linux doesn't let ResourceKit check certificates.
     public static let trustUnsupportedByTransport = Self(.unusableTrustPolicy(argument: nil, index: nil))
 }
+
+extension TrustPolicy.ClientIdentity: CustomReflectable {
+    /// The identity's size, never its bytes or its password: what `print`, `dump` and string interpolation show.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["bytes": bytes.count, "password": "<redacted>"], displayStyle: .struct)
+    }
+}

@@ -21,9 +21,11 @@ struct Sending: Sendable {
             // hundreds of instructions.
             let (head, body) = try await transport.send(request, context: context)
             response = head
-            // Its chunks' errors as the layers before this one get them.
+            // Its chunks' errors as the layers before this one get them, redacted against the request as the
+            // transport sent it: with the credentials it added of its own too.
+            let sent = head.request ?? request
             response.body = body.mappingErrors { [attempt = context.attempt] error in
-                let standardized = Self.standardized(error, of: request)
+                let standardized = Self.standardized(error, of: sent)
                 return (standardized as? WebserviceError)?.counting(attempts: attempt) ?? standardized
             }
         } catch {

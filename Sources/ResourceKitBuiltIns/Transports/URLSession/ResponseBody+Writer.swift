@@ -22,8 +22,9 @@ extension ResponseBody {
 
         /// A writer whose chunks wait for the reader in memory up to `backlog` bytes, the rest on disk.
         ///
-        /// `nil` keeps them all in memory, for a reader that takes each as it comes, such as the web service's, which reads a body
-        /// whole within its limit. `stop` ends the transfer when nobody will read what follows.
+        /// `nil` keeps them all in memory, however many: only for a body a receiver reads as it arrives
+        /// (``LoadContext/receiver`` isn't `nil`), never for a stream, whose loop may fall behind a fast server. `stop`
+        /// ends the transfer when nobody will read what follows.
         public init(backlog: Int? = 1 << 20, stop: @escaping @Sendable () -> Void) {
             channel = BodyChannel(backlog: backlog.map { max($0, 0) }, stop: stop)
         }

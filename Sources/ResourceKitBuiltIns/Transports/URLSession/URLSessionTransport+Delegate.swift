@@ -207,13 +207,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         in load: inout Load,
         early: [Data] = []
     ) -> () -> Void {
-        // Written under the loads' lock, before anyone can read; a writer never makes curl's thread wait.
         let writer = ResponseBody.Writer(backlog: load.backlog) { [tasks] in tasks.async { task.cancel() } }
-        for data in early { writer.write(data) }
         load.writer = writer
         let (continuation, due) = (load.continuation, load.sent.end())
         load.continuation = nil
         return {
+            // Outside the loads' lock (a stream's may go to disk), but before anyone can read and before this delegate
+            // call returns, so before the next chunk.
+            for data in early { writer.write(data) }
             due?.report()
             continuation?.resume(returning: .head(response, writer))
         }

@@ -197,6 +197,10 @@ public final class URLSessionTransport: Transport {
             // Nothing but the limiter cancels the task while the caller's task goes on.
             guard let limit else { throw error }
             throw WebserviceError(.bodyTooLarge(limit: limit))
+        } catch {
+            // A TLS or decoding failure that Linux reports as `URLError(.unknown)` gets the code Apple platforms use,
+            // as on the transport's own session.
+            throw URLError.standardizing(error)
         }
     }
 
