@@ -21,7 +21,9 @@ import Synchronization
 /// A download's file holds exactly the length it was announced, when one was: a body that passes it throws
 /// ``overrun`` at once, and one that ends short of it breaks off (``finish()``), never a shorter file.
 struct ArrivingBody {
-    private(set) var data = Data()
+    private var memory = GrowingData()
+    /// The body kept in memory.
+    var data: Data { memory.data }
     private var file: PartialFile?
     /// The bytes a download's file ends with, counted from the start of the whole file: the resumed range's whole
     /// length, or the `Content-Length`; `nil` when unknown, and for a body in memory.
@@ -30,8 +32,6 @@ struct ArrivingBody {
     /// The most bytes kept in memory; the rest of a download's error body is dropped.
     private let keeps: Int
     private var counter: ProgressCounter
-    /// The bytes ``data`` has room for, as far as ``reserve(_:)`` made it.
-    private var reserved = 0
 
     /// A body gathered in memory, without a limit or progress.
     init() {
@@ -96,26 +96,11 @@ struct ArrivingBody {
         if let length, counter.bytes + Int64(bytes.count) > length { throw Self.overrun }
         if let file {
             try file.append(bytes)
-        } else if data.count < keeps, let start = bytes.baseAddress {
-            let count = min(bytes.count, keeps - data.count)
-            reserve(data.count + count)
-            data.append(start.assumingMemoryBound(to: UInt8.self), count: count)
+        } else if data.count < keeps {
+            let kept = UnsafeRawBufferPointer(rebasing: bytes.prefix(keeps - data.count))
+            memory.append(kept, expected: counter.expected, limit: maxBodySize)
         }
         return counter.add(bytes.count)
-    }
-
-    /// Makes room for `needed` bytes in memory, growing by doubling.
-    ///
-    /// `Data` alone grows to the exact size, so a body of many chunks would be copied again with each. The room never
-    /// passes the length the response announced or the limit unless the bytes that arrived do: a header alone never
-    /// makes it allocate.
-    private mutating func reserve(_ needed: Int) {
-        guard needed > reserved else { return }
-        var room = max(needed, reserved * 2, 65_536)
-        if let expected = counter.expected, expected >= Int64(needed) { room = min(room, Int(clamping: expected)) }
-        if let maxBodySize { room = min(room, max(needed, maxBodySize)) }
-        data.reserveCapacity(room)
-        reserved = room
     }
 
     /// ``append(_:)`` for a chunk as its transport handed it over: for a body kept in memory, a first `Data` is kept
@@ -127,7 +112,7 @@ struct ArrivingBody {
         if let maxBodySize, counter.bytes + Int64(first.count) > Int64(maxBodySize) {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
-        data = first
+        memory.data = first
         return counter.add(first.count)
     }
 

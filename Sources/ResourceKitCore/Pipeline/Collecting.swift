@@ -49,13 +49,13 @@ extension Response {
     }
 }
 
-/// A body gathered in memory: it grows with the bytes that arrive, never from what `Content-Length` claims.
+/// A body gathered in memory, within the load's limit: it grows with the bytes that arrive, never from what
+/// `Content-Length` claims.
 private struct MemoryBody {
-    var data = Data()
+    var memory = GrowingData()
+    var data: Data { memory.data }
     let maxBodySize: Int?
     var counter: ProgressCounter
-    /// The bytes ``data`` has room for, as far as ``reserve(_:)`` made it.
-    private var reserved = 0
 
     init(maxBodySize: Int?, counter: ProgressCounter) {
         self.maxBodySize = maxBodySize
@@ -68,25 +68,10 @@ private struct MemoryBody {
             throw WebserviceError(.bodyTooLarge(limit: maxBodySize))
         }
         if case .data(let first) = chunk, data.isEmpty {
-            data = first
+            memory.data = first
         } else {
-            chunk.withUnsafeBytes { bytes in
-                guard let start = bytes.baseAddress else { return }
-                reserve(data.count + bytes.count)
-                data.append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-            }
+            chunk.withUnsafeBytes { memory.append($0, expected: counter.expected, limit: maxBodySize) }
         }
         return counter.add(chunk.count)
-    }
-
-    /// Makes room for `needed` bytes, growing by doubling (`Data` alone grows to the exact size, copying a body of
-    /// many chunks again with each), never past the announced length or the limit unless the bytes that arrived do.
-    private mutating func reserve(_ needed: Int) {
-        guard needed > reserved else { return }
-        var room = max(needed, reserved * 2, 65_536)
-        if let expected = counter.expected, expected >= Int64(needed) { room = min(room, Int(clamping: expected)) }
-        if let maxBodySize { room = min(room, max(needed, maxBodySize)) }
-        data.reserveCapacity(room)
-        reserved = room
     }
 }
