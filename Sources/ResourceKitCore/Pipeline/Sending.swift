@@ -11,8 +11,8 @@ struct Sending: Sendable {
     let transport: any Transport
 
     func send(_ request: Request, context: LoadContext) async throws -> Response {
-        // Nothing stored answered a load that may use only a stored response (no cache does, on a web service without
-        // one): it never reaches the network.
+        // A load that may use only a stored response, which no layer answered (a `StoringMiddleware` that passed it
+        // on), never reaches the network.
         if context.cachePolicy == .storedOnly { throw WebserviceError(.notStored) }
         context.deadline?.progress.sent(attempt: context.attempt)
         var response: Response
@@ -25,16 +25,20 @@ struct Sending: Sendable {
             // transport sent it: with the credentials it added of its own too.
             let sent = head.request ?? request
             response.body = body.mappingErrors { [attempt = context.attempt] error in
-                let standardized = Self.standardized(error, of: sent)
-                return (standardized as? WebserviceError)?.counting(attempts: attempt) ?? standardized
+                Self.standardized(error, of: sent, attempt: attempt)
             }
         } catch {
-            let standardized = Self.standardized(error, of: request)
-            throw (standardized as? WebserviceError)?.counting(attempts: context.attempt) ?? standardized
+            throw Self.standardized(error, of: request, attempt: context.attempt)
         }
         if response.request == nil { response.request = request }
         response.attempts = context.attempt
         return response
+    }
+
+    /// ``standardized(_:of:)``, counted as the failure of `attempt`.
+    private static func standardized(_ error: any Error, of request: Request, attempt: Int) -> any Error {
+        let standardized = standardized(error, of: request)
+        return (standardized as? WebserviceError)?.counting(attempts: attempt) ?? standardized
     }
 
     /// A transport's `error` as the layers before this one get it, without naming `request`.
