@@ -14,12 +14,15 @@ extension Webservice {
     /// ```
     ///
     /// - Parameters:
+    ///   - baseURL: The URL that resources with a relative URL are resolved against, such as the staging or the
+    ///     production server's; `nil` when every resource is absolute.
     ///   - transport: Sends requests; ResourceKit's shared ``URLSessionTransport`` unless you pass one.
     ///   - maxConcurrentLoads: At most this many loads in flight at once; the others wait in order. `nil` sets no limit.
     ///   - cache: A ``ResponseCache`` that serves responses again while the server allows; `nil` caches nothing.
     ///   - middleware: The steps every request passes through, such as ``RetryPolicy`` and ``Authentication``.
     ///   - observer: Receives a ``WebserviceEvent`` for each thing that happens during a load.
     public init(
+        baseURL: URL? = nil,
         transport: any Transport = URLSessionTransport.shared,
         maxConcurrentLoads: Int? = nil,
         cache: ResponseCache? = nil,
@@ -27,14 +30,15 @@ extension Webservice {
         observer: (@Sendable (WebserviceEvent) -> Void)? = nil
     ) {
         self.init(
+            baseURL: baseURL,
             transport: transport,
             layers: Self.layers(middleware: middleware, cache: cache, maxConcurrentLoads: maxConcurrentLoads),
             observer: observer)
     }
 
     /// Creates a web service that sends requests through `session` as it is; see ``URLSessionTransport/init(session:)``.
-    public init(session: URLSession) {
-        self.init(transport: URLSessionTransport(session: session))
+    public init(baseURL: URL? = nil, session: URLSession) {
+        self.init(baseURL: baseURL, transport: URLSessionTransport(session: session))
     }
 
     /// The layers of a web service with `middleware`, `cache` and `maxConcurrentLoads`, in the order a request passes

@@ -36,7 +36,7 @@ public struct LoadContext: Sendable {
     public var destination: URL?
     /// The status codes the resource accepts: a download saves only their bodies to its ``destination``, and keeps
     /// another's in memory for the error.
-    public var acceptableStatusCodes = 200..<300
+    public var acceptableStatusCodes: any StatusCodeSet = 200..<300
     /// The innermost stage of each attempt, which takes the response's body: the resource's ``Resource/receiver``;
     /// `nil` leaves it unread.
     public var receiver: (any Middleware)?

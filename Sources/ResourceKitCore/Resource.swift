@@ -27,7 +27,9 @@ public struct Resource<A>: Sendable {
     /// Header fields sent with the request, such as `Authorization` or `Accept`.
     public var headers: [String: String]
     /// The status codes that count as success, `200..<300` unless you change it; the parse runs only for these.
-    public var acceptableStatusCodes: Range<Int> = 200..<300
+    ///
+    /// Any ``StatusCodeSet``: a range (`200..<400`, `200...299`), a list (`[200, 304]`) or a `Set<Int>`.
+    public var acceptableStatusCodes: any StatusCodeSet = 200..<300
     /// Turns the body of a response with an unacceptable status into the API's own error model; `nil` keeps it as
     /// bytes.
     ///

@@ -14,6 +14,10 @@ public struct Webservice: Sendable {
     // Its parts are set once, by the initializer: a web service with other parts is another one, and shares no
     // response (``Webservice/Identity``) with this one.
 
+    /// The URL that resources with a relative URL are resolved against; `nil` when they are all absolute.
+    ///
+    /// See <doc:LoadingResources#Environments>.
+    public let baseURL: URL?
     /// The transport that sends requests.
     let transport: any Transport
     /// Receives an event for each request sent, response received, failure, retry, credential refresh and cache
@@ -31,17 +35,24 @@ public struct Webservice: Sendable {
 
     /// Creates a web service that sends requests with `transport` through `layers`.
     ///
-    /// It is the initializer the others end in: ``init(transport:maxConcurrentLoads:cache:middleware:observer:)``
+    /// It is the initializer the others end in: ``init(baseURL:transport:maxConcurrentLoads:cache:middleware:observer:)``
     /// makes the layers of your middleware and of the parts you ask for, in the order of
     /// <doc:MiddlewareChain#The-pipeline>.
     ///
     /// - Parameters:
+    ///   - baseURL: The URL that resources with a relative URL are resolved against.
     ///   - transport: Sends requests.
     ///   - layers: The steps every request passes through, first outermost; the web service adds the one that tells
     ///     the observer, innermost. A load whose policy is ``CachePolicy/storedOnly`` fails at once unless one of them
     ///     is a ``StoringMiddleware``.
     ///   - observer: Receives a ``WebserviceEvent`` for each thing that happens during a load.
-    public init(transport: any Transport, layers: [any Middleware], observer: (@Sendable (WebserviceEvent) -> Void)?) {
+    public init(
+        baseURL: URL? = nil,
+        transport: any Transport,
+        layers: [any Middleware],
+        observer: (@Sendable (WebserviceEvent) -> Void)?
+    ) {
+        self.baseURL = baseURL
         self.transport = transport
         self.observer = observer
         self.layers = layers
@@ -110,8 +121,9 @@ public struct Webservice: Sendable {
     /// Its errors name the request, once (``reported(_:of:)``).
     func exchange<A>(_ resource: Resource<A>) async throws -> (Request, Response) {
         try Task.checkCancellation()
-        let unchecked = Request(resource: resource)
+        var unchecked = Request(resource: resource)
         do {
+            if unchecked.url.scheme == nil { unchecked.url = try Self.resolved(unchecked.url, against: baseURL) }
             return try await unreportedExchange(resource, unchecked)
         } catch {
             throw Self.reported(error, of: unchecked)

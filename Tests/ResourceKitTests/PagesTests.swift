@@ -74,6 +74,20 @@ import Testing
         #expect(sent.map { $0.value(forHTTPHeaderField: "Accept") } == ["text/plain", "text/plain", "text/plain"])
     }
 
+    @Test func aRelativeFirstPageKeepsItsHeaderFieldsOnTheNextPagesOfItsResolvedOrigin() async throws {
+        let transport = Self.server(pages: 3) { page in #"<?page=\#(page)>; rel="next""# }
+        var first = Resource<String>(
+            url: try #require(URL(string: "items")), parse: { String(decoding: $0, as: UTF8.self) })
+        first.headers = ["X-Api-Key": "key"]
+        let service = Webservice(baseURL: URL(string: "https://api.example.com/v1"), transport: transport)
+        #expect(try await loadAll(service.pages(of: first)) == ["1", "2", "3"])
+        let sent = await transport.requests
+        #expect(
+            sent.map(\.url.absoluteString)
+                == ["", "?page=2", "?page=3"].map { "https://api.example.com/v1/items" + $0 })
+        #expect(sent.map { $0.value(forHTTPHeaderField: "X-Api-Key") } == ["key", "key", "key"])
+    }
+
     /// A page another origin's server led to is never answered from the cache, nor kept in it: its key can't tell it
     /// from the same URL loaded with credentials a transport adds on its own, such as a session's cookies.
     @Test func aPageOnAnotherOriginIsNeitherAnsweredFromNorKeptInTheCache() async throws {

@@ -106,7 +106,29 @@ import Testing
     }
 
     @Test func defaultIsEvery2xxStatus() {
-        #expect(Episode.all.acceptableStatusCodes == 200..<300)
-        #expect(Resource<Data>(url: baseURL, parse: { $0 }).acceptableStatusCodes == 200..<300)
+        for resource in [Episode.all.map { _ in Data() }, Resource<Data>(url: baseURL, parse: { $0 })] {
+            #expect((100..<600).filter(resource.acceptableStatusCodes.contains) == Array(200..<300))
+        }
+    }
+
+    /// `[200, 304]`, `200...299` and a `Set` say the same as a range, each as it is written.
+    @Test(arguments: [
+        ([200, 304] as any StatusCodeSet, [200, 304]),
+        (200...299 as any StatusCodeSet, Array(200...299)),
+        (Set([204, 409]) as any StatusCodeSet, [204, 409]),
+        (200..<201 as any StatusCodeSet, [200]),
+    ])
+    func anySetOfCodesIsAcceptedAndNothingElse(codes: any StatusCodeSet, accepted: [Int]) throws {
+        var resource = Resource<Data>(url: baseURL, parse: { $0 })
+        resource.acceptableStatusCodes = codes
+        for statusCode in 100..<600 {
+            let result = Result { try resource.value(from: Data("x".utf8), response: httpResponse(statusCode)) }
+            #expect((try? result.get()) != nil ? accepted.contains(statusCode) : !accepted.contains(statusCode))
+        }
+        // The spellings compile as they are written.
+        resource.acceptableStatusCodes = [200, 304]
+        resource.acceptableStatusCodes = 200...299
+        resource.acceptableStatusCodes = 200..<300
+        #expect(resource.map { $0 }.acceptableStatusCodes.contains(299))
     }
 }

@@ -34,6 +34,18 @@ import Testing
         }
     }
 
+    /// `Location: headers` is relative to the redirect's own path (RFC 9110 §10.2.2), not to the root, which
+    /// FoundationNetworking took it for.
+    @Test(arguments: TransportKind.allCases, ["headers", "./headers", "../faults/headers", "/faults/headers"])
+    func aRelativeLocationResolvesAgainstTheURLThatAnswered(kind: TransportKind, location: String) async throws {
+        try await withServer { base in
+            var redirect = Resource<[String: String]>(get: base / "faults/redirect")
+            redirect.queryItems = [URLQueryItem(name: "to", value: location)]
+            let (_, response) = try await kind.webservice().load(redirect.withResponse)
+            #expect(response.url?.path == "/faults/headers")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases, [301, 302, 303])
     func postRedirectedWith301To303ContinuesAsAGetWithoutTheBody(kind: TransportKind, status: Int) async throws {
         try await withServer { base in

@@ -12,7 +12,7 @@ struct Transfer: Sendable {
     /// Where an accepted response's body is saved, for a download (``LoadContext/destination``).
     var destination: URL?
     /// The status codes whose body goes to ``destination``; another status's body stays in memory for the error.
-    var acceptableStatusCodes: Range<Int> = 200..<300
+    var acceptableStatusCodes: any StatusCodeSet = 200..<300
     /// Receives the transfer's progress.
     var progress: (@Sendable (TransferProgress) -> Void)?
     /// For a `GET` download, the request's URL and the partial file it resumes (`Downloading`); `nil` for a download

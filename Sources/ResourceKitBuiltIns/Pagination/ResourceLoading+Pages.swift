@@ -1,5 +1,6 @@
 import ResourceKitCore
 internal import ResourceKitSupport
+
 extension ResourceLoading {
     /// The pages of a resource: each page's `next`, or, without `next`, the page that its response names in a
     /// `Link: <…>; rel="next"` header field (RFC 8288).
@@ -24,6 +25,9 @@ extension ResourceLoading {
         of first: Resource<Page>,
         next: (@Sendable (Page) -> Resource<Page>?)? = nil
     ) -> AsyncThrowingStream<Page, any Error> {
-        Pages(loader: self, first: first, next: next.map { .cursor($0) } ?? .link).stream
+        // A web service's relative first page is resolved first, so that its next links are compared with the origin
+        // it is sent to; one that can't be resolved fails as its load.
+        let first = (self as? Webservice).flatMap { try? $0.resolved(first) } ?? first
+        return Pages(loader: self, first: first, next: next.map { .cursor($0) } ?? .link).stream
     }
 }

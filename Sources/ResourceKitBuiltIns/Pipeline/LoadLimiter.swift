@@ -4,7 +4,7 @@ import Synchronization
 
 /// A cap on how many loads send requests at once, with a first-come, first-served queue for the rest.
 ///
-/// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` makes one; copies of that web service share it. The rules
+/// ``Webservice/init(baseURL:transport:maxConcurrentLoads:cache:middleware:observer:)`` makes one; copies of that web service share it. The rules
 /// are in <doc:LoadingResources>.
 ///
 /// Its state is behind a `Mutex` whose critical sections never wait: ``leave()`` is synchronous and non-blocking, so

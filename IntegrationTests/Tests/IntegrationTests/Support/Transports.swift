@@ -38,15 +38,18 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     /// A web service with this transport, a limiter, a cache, `middleware` and `observer`; `crossOriginSafeHeaders`
     /// may follow a redirect to another origin.
     func webservice(
-        crossOriginSafeHeaders: Set<String> = [], maxConcurrentLoads: Int? = nil, cache: ResponseCache? = nil,
-        middleware: [any Middleware] = [], observer: (@Sendable (WebserviceEvent) -> Void)? = nil
+        baseURL: URL? = nil, crossOriginSafeHeaders: Set<String> = [], maxConcurrentLoads: Int? = nil,
+        cache: ResponseCache? = nil, middleware: [any Middleware] = [],
+        observer: (@Sendable (WebserviceEvent) -> Void)? = nil
     ) -> Webservice {
         switch self {
         case .urlSession where crossOriginSafeHeaders.isEmpty:
             return Webservice(
-                maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware, observer: observer)
+                baseURL: baseURL, maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
+                observer: observer)
         case .urlSession:
             return Webservice(
+                baseURL: baseURL,
                 transport: URLSessionTransport(
                     configuration: .ephemeral, crossOriginSafeHeaders: crossOriginSafeHeaders),
                 maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware, observer: observer)
@@ -54,12 +57,12 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             var transport = AsyncHTTPClientTransport()
             transport.crossOriginSafeHeaders = crossOriginSafeHeaders
             return Webservice(
-                transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
-                observer: observer)
+                baseURL: baseURL, transport: transport, maxConcurrentLoads: maxConcurrentLoads, cache: cache,
+                middleware: middleware, observer: observer)
         case .publicAPI, .publicSession:
             return Webservice(
-                transport: transport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache, middleware: middleware,
-                observer: observer)
+                baseURL: baseURL, transport: transport(), maxConcurrentLoads: maxConcurrentLoads, cache: cache,
+                middleware: middleware, observer: observer)
         }
     }
 

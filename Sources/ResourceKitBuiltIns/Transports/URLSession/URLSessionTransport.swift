@@ -7,7 +7,7 @@ internal import ResourceKitSupport
 #endif
 
 /// The ``Transport`` that sends requests with `URLSession`: the one behind
-/// ``Webservice/init(transport:maxConcurrentLoads:cache:middleware:observer:)`` by default.
+/// ``Webservice/init(baseURL:transport:maxConcurrentLoads:cache:middleware:observer:)`` by default.
 ///
 /// Made with a configuration, it owns its session and keeps credentials on their origin across redirects, and on
 /// Linux mends FoundationNetworking's faults; made with a caller's session, it sends through it as it is. See

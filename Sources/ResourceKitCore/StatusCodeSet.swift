@@ -1,0 +1,18 @@
+/// Status codes a resource accepts (``Resource/acceptableStatusCodes``): a range, a list or a set of them.
+///
+/// `Range<Int>`, `ClosedRange<Int>`, `Set<Int>` and `[Int]` conform, so each spelling reads as it is written:
+///
+/// ```swift
+/// var page = Resource<[Episode]>(get: episodesURL)
+/// page.acceptableStatusCodes = [200, 304]
+/// page.acceptableStatusCodes = 200...299
+/// ```
+public protocol StatusCodeSet: Sendable {
+    /// Whether `statusCode` is one of the set's.
+    func contains(_ statusCode: Int) -> Bool
+}
+
+extension Range: StatusCodeSet where Bound == Int {}
+extension ClosedRange: StatusCodeSet where Bound == Int {}
+extension Set: StatusCodeSet where Element == Int {}
+extension Array: StatusCodeSet where Element == Int {}
