@@ -10,8 +10,10 @@ import W3CTracing
 struct Tour {
     let baseURL: URL
     let webservice: Webservice
-    /// Makes a web service like ``webservice`` on the same transport, with `cache` and `middleware` after its own.
-    let makeWebservice: @Sendable (_ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice
+    /// Makes a web service like ``webservice`` on the same transport, with `baseURL`, and `cache` and `middleware` after
+    /// its own.
+    let makeWebservice:
+        @Sendable (_ baseURL: URL?, _ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice
     var transcript = Transcript()
 
     /// A request label such as `GET /episodes/1/media`, taken from the resource itself.
@@ -42,6 +44,7 @@ struct Tour {
         await transferFiles()
         await resumeDownload()
         await stream()
+        await firstDay()
         return true
     }
 
@@ -55,7 +58,7 @@ struct Tour {
         let stored = await transcript.step(label(all, "kept on disk")) { [all, makeWebservice] in
             // The web service and its cache go at the end of the step, which closes the directory, as the app's exit
             // would.
-            let online = makeWebservice(try ResponseCache(directory: directory, byteLimit: 10_000_000), [])
+            let online = makeWebservice(nil, try ResponseCache(directory: directory, byteLimit: 10_000_000), [])
             let episodes = try await online.load(all)
             return (
                 episodes.count, "\(episodes.count) episodes from the server, kept in \(directory.lastPathComponent)"
@@ -64,7 +67,7 @@ struct Tour {
         await stop()
         guard let stored else { return transcript.skip(label(all, "offline"), because: "nothing was stored") }
         _ = await transcript.step(label(all, "server stopped")) { [all, makeWebservice] in
-            let offline = makeWebservice(try ResponseCache(directory: directory, byteLimit: 10_000_000), [])
+            let offline = makeWebservice(nil, try ResponseCache(directory: directory, byteLimit: 10_000_000), [])
             let episodes = try await offline.load(all)
             guard episodes.count == stored else {
                 throw StepFailure("expected \(stored) episodes, got \(episodes.count)")
@@ -181,7 +184,7 @@ struct Tour {
             get: baseURL.appendingPathComponent("production/unavailable/demo-\(UUID().uuidString.prefix(4))"))
         flaky.queryItems = [URLQueryItem(name: "failures", value: "1")]
         let tracer = W3CTracer { span in print("    \(span)") }
-        let traced = makeWebservice(nil, [DistributedTracing(tracer: tracer)])
+        let traced = makeWebservice(nil, nil, [DistributedTracing(tracer: tracer)])
         _ = await transcript.step(label(flaky, "traced, 503 once")) { [traced, flaky] in
             let answer = try await tracer.withSpan("demo") { _ in try await traced.load(flaky) }
             let spans = tracer.finishedSpans

@@ -56,7 +56,7 @@ func runDemo(arguments: [String]) async -> Int32 {
     }
 
     let makeWebservice = webservices(transport)
-    var tour = Tour(baseURL: baseURL, webservice: makeWebservice(nil, []), makeWebservice: makeWebservice)
+    var tour = Tour(baseURL: baseURL, webservice: makeWebservice(nil, nil, []), makeWebservice: makeWebservice)
     let reachable = await tour.run()
     if reachable, let server { await tour.workOffline(stoppingServer: server.stop) }
     await server?.stop()
@@ -124,7 +124,7 @@ exit(await runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
 /// cache and middleware it adds.
 private func webservices(
     _ kind: DemoTransport
-) -> @Sendable (_ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice {
+) -> @Sendable (_ baseURL: URL?, _ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice {
     let logger = Logger(label: "resourcekit.demo")
     let transport: any Transport
     switch kind {
@@ -136,9 +136,9 @@ private func webservices(
         print("(transport: AsyncHTTPClient)")
         transport = AsyncHTTPClientTransport()
     }
-    return { cache, middleware in
+    return { baseURL, cache, middleware in
         Webservice(
-            transport: transport, cache: cache,
+            baseURL: baseURL, transport: transport, cache: cache,
             middleware: [LoadMetrics(), LoadLogging(logger: logger), RetryPolicy(baseDelay: 0.05)] + middleware)
     }
 }
