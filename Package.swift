@@ -169,9 +169,15 @@ let package = Package(
             dependencies: ["ResourceKit"],
             swiftSettings: strict
         ),
+        // The README's code, compiled: `SnippetExtraction` turns its ```swift blocks into the `READMETests` file that
+        // `swift run update-snippets` writes; a test fails when it is out of date.
+        .target(name: "SnippetExtraction", path: "Tests/SnippetExtraction", swiftSettings: strict),
+        .executableTarget(
+            name: "update-snippets", dependencies: ["SnippetExtraction"], path: "Tests/update-snippets",
+            swiftSettings: strict),
         .testTarget(
             name: "READMETests",
-            dependencies: ["ResourceKit"],
+            dependencies: ["ResourceKit", "SnippetExtraction"],
             swiftSettings: strict
         ),
     ],
