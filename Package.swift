@@ -169,8 +169,9 @@ let package = Package(
             dependencies: ["ResourceKit"],
             swiftSettings: strict
         ),
-        // The README's code, compiled: `SnippetExtraction` turns its ```swift blocks into the `READMETests` file that
-        // `swift run update-snippets` writes; a test fails when it is out of date.
+        // The code of the README and of the DocC articles, compiled: `SnippetExtraction` turns their ```swift blocks
+        // into the `READMETests` and `ArticleSnippetsTests` files that `swift run update-snippets` writes; a test
+        // fails when one is out of date. `ArticlePreludes` declares what the articles' blocks use and don't declare.
         .target(name: "SnippetExtraction", path: "Tests/SnippetExtraction", swiftSettings: strict),
         .executableTarget(
             name: "update-snippets", dependencies: ["SnippetExtraction"], path: "Tests/update-snippets",
@@ -178,6 +179,34 @@ let package = Package(
         .testTarget(
             name: "READMETests",
             dependencies: ["ResourceKit", "SnippetExtraction"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ArticlePreludes",
+            dependencies: [
+                "ResourceKit", "ResourceKitOpenAPI",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+            ],
+            path: "Tests/ArticlePreludes",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ArticleSnippetsTests",
+            dependencies: [
+                "ResourceKit", "ResourceKitTesting", "ResourceKitOpenAPI", "ArticlePreludes", "SnippetExtraction",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
     ],
