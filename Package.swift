@@ -3,6 +3,15 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
+// What the articles' snippets of a trait import (swift-log, swift-metrics, …), with the trait on.
+let snippetTraitProducts: [Target.Dependency] = [
+    .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+    .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+    .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+    .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
+    .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+]
+
 let package = Package(
     name: "ResourceKit",
     // The versions with the Synchronization module's `Mutex`, which the default transport's body path needs.
@@ -183,15 +192,7 @@ let package = Package(
         ),
         .target(
             name: "ArticlePreludes",
-            dependencies: [
-                "ResourceKit", "ResourceKitOpenAPI",
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
-                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
-                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
-                .product(
-                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
-            ],
+            dependencies: ["ResourceKit", "ResourceKitOpenAPI"] + snippetTraitProducts,
             path: "Tests/ArticlePreludes",
             swiftSettings: strict
         ),
@@ -199,13 +200,7 @@ let package = Package(
             name: "ArticleSnippetsTests",
             dependencies: [
                 "ResourceKit", "ResourceKitTesting", "ResourceKitOpenAPI", "ArticlePreludes", "SnippetExtraction",
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
-                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
-                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
-                .product(
-                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
-            ],
+            ] + snippetTraitProducts,
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
