@@ -3,6 +3,15 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
+// What the articles' snippets of a trait import (swift-log, swift-metrics, …), with the trait on.
+let snippetTraitProducts: [Target.Dependency] = [
+    .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+    .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+    .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+    .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
+    .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+]
+
 let package = Package(
     name: "ResourceKit",
     // The versions with the Synchronization module's `Mutex`, which the default transport's body path needs.
@@ -169,9 +178,30 @@ let package = Package(
             dependencies: ["ResourceKit"],
             swiftSettings: strict
         ),
+        // The code of the README and of the DocC articles, compiled: `SnippetExtraction` turns their ```swift blocks
+        // into the `READMETests` and `ArticleSnippetsTests` files that `swift run update-snippets` writes; a test
+        // fails when one is out of date. `ArticlePreludes` declares what the articles' blocks use and don't declare.
+        .target(name: "SnippetExtraction", path: "Tests/SnippetExtraction", swiftSettings: strict),
+        .executableTarget(
+            name: "update-snippets", dependencies: ["SnippetExtraction"], path: "Tests/update-snippets",
+            swiftSettings: strict),
         .testTarget(
             name: "READMETests",
-            dependencies: ["ResourceKit"],
+            dependencies: ["ResourceKit", "SnippetExtraction"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ArticlePreludes",
+            dependencies: ["ResourceKit", "ResourceKitOpenAPI"] + snippetTraitProducts,
+            path: "Tests/ArticlePreludes",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ArticleSnippetsTests",
+            dependencies: [
+                "ResourceKit", "ResourceKitTesting", "ResourceKitOpenAPI", "ArticlePreludes", "SnippetExtraction",
+            ] + snippetTraitProducts,
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
     ],

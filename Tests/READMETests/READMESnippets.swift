@@ -1,4 +1,4 @@
-// Generated from README.md by READMETests; do not edit.
+// Generated from README.md by `swift run update-snippets`; do not edit.
 // swift-format-ignore-file
 
 import Foundation
@@ -8,23 +8,23 @@ import ResourceKit
     import FoundationNetworking
 #endif
 
-// README block 1
+// README.md:5, block 1
 import Foundation
 import ResourceKit
 
-struct Episode: Codable, Sendable, Equatable {
+private struct Episode: Codable, Sendable, Equatable {
     var id: String
     var title: String
 }
 
-struct Media: Codable, Sendable, Equatable {
+private struct Media: Codable, Sendable, Equatable {
     var episodeID: String
     var videoURL: URL
 }
 
-let baseURL = URL(string: "https://api.example.com")!
+private let baseURL = URL(string: "https://api.example.com")!
 
-extension Episode {
+private extension Episode {
     static let all = Resource<[Episode]>(get: baseURL.appendingPathComponent("episodes"))
 
     var media: Resource<Media> {
@@ -32,18 +32,33 @@ extension Episode {
     }
 }
 
-// README block 2
-func readmeSnippet2() async throws {
+// README.md:30, block 2
+@MainActor private func readmeSnippet2() async throws {
     let webservice = Webservice()
     let episodes = try await webservice.load(Episode.all)
     let media = try await webservice.load(episodes[0].media)
     print(media.videoURL)
+    _ = (webservice, episodes, media)
 }
 
-// README block 3
+// README.md:41, block 3
 import Testing
 
-@Test func episodesParseFromAFixture() throws {
+@Test private func episodesParseFromAFixture() throws {
     let fixture = Data(#"[{"id": "1", "title": "Networking"}]"#.utf8)
     #expect(try Episode.all.parse(fixture) == [Episode(id: "1", title: "Networking")])
 }
+
+// README.md:107, block 4
+// Not compiled: a Package.swift fragment.
+
+// README.md:120, block 5
+// Not compiled: a Package.swift fragment.
+
+// README.md:124, block 6
+#if AsyncHTTPClient
+@MainActor private func readmeSnippet6() async throws {
+    let webservice = Webservice(transport: AsyncHTTPClientTransport())
+    _ = (webservice)
+}
+#endif

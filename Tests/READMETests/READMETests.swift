@@ -1,98 +1,72 @@
 import Foundation
+import SnippetExtraction
 import Testing
 
 /// Keeps the README's code honest: every ```` ```swift ```` block is compiled into this test target, via the
 /// generated `READMESnippets.swift`, and its `@Test` functions run.
 ///
-/// After editing the README, regenerate with `UPDATE_README_SNIPPETS=1 swift test --filter READMETests`.
+/// After editing the README, regenerate with `swift run update-snippets`.
 @Suite struct READMETests {
-    private static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    private static let readme = directory.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
-    private static let snippets = directory.appendingPathComponent("READMESnippets.swift")
-
     @Test func compiledSnippetsMatchTheREADME() throws {
-        let expected = try Self.source(fromREADME: String(contentsOf: Self.readme, encoding: .utf8))
-        if ProcessInfo.processInfo.environment["UPDATE_README_SNIPPETS"] == "1" {
-            try expected.write(to: Self.snippets, atomically: true, encoding: .utf8)
-        }
-        let compiled = try String(contentsOf: Self.snippets, encoding: .utf8)
+        let compiled = try String(contentsOf: Snippets.readme.generated, encoding: .utf8)
         #expect(
-            compiled == expected,
-            "README.md and READMESnippets.swift differ: run UPDATE_README_SNIPPETS=1 swift test --filter READMETests"
+            compiled == (try Snippets.expectedSource(of: Snippets.readme)),
+            "README.md and READMESnippets.swift differ: run swift run update-snippets"
         )
+    }
+}
+
+/// The generator's rules, on small documents.
+@Suite struct SnippetExtractionTests {
+    private static func source(_ markdown: String) -> String {
+        Snippets.source(of: markdown, named: "README", path: "README.md")
     }
 
     @Test func everySwiftBlockIsExtractedAndManifestBlocksAreNot() throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let fences = readme.components(separatedBy: "\n").filter { $0 == "```swift" }
-        let blocks = Self.swiftBlocks(in: readme)
+        let readme = try String(contentsOf: Snippets.readme.markdown, encoding: .utf8)
+        let fences = readme.components(separatedBy: "\n").filter { $0.hasPrefix("```swift") }
+        let blocks = Snippets.blocks(in: readme)
         #expect(blocks.count == fences.count)
         #expect(blocks.count >= 3)
-        #expect(!blocks.contains { $0.contains(".package(url:") })
+        #expect(!Self.source(readme).contains(".package(url:"))
     }
 
     @Test func blocksWithTopLevelAwaitAreWrappedAndDeclarationsAreNot() {
-        let source = Self.source(
-            fromREADME: "```swift\nstruct A {}\n```\n\n```swift\nlet a = try await load()\n```\n"
+        let source = Self.source("```swift\nstruct A {}\n```\n\n```swift\nlet a = try await load()\n```\n")
+        #expect(source.contains("\nprivate struct A {}\n"))
+        #expect(
+            source.contains(
+                "@MainActor private func readmeSnippet2() async throws {\n    let a = try await load()\n    _ = (a)\n}")
         )
-        #expect(source.contains("\nstruct A {}\n"))
-        #expect(source.contains("func readmeSnippet2() async throws {\n    let a = try await load()\n}"))
     }
 
     @Test func namesThatMerelyContainTryOrAwaitAreNotStatements() {
-        let source = Self.source(fromREADME: "```swift\nlet newestEntry = entry\nlet awaitedTry = 1\n```\n")
-        #expect(source.contains("\nlet newestEntry = entry\n"))
+        let source = Self.source(
+            "```swift\nstruct A {}\nlet newestEntry = entry\nlet awaitedTry = \"try\" // await\n```\n")
+        #expect(source.contains("\nprivate let newestEntry = entry\n"))
         #expect(!source.contains("func readmeSnippet1"))
     }
 
-    /// The contents of the README's ```` ```swift ```` blocks (not ```` ```swift manifest ````), in order.
-    static func swiftBlocks(in readme: String) -> [String] {
-        var blocks: [String] = []
-        var current: [String]?
-        for line in readme.components(separatedBy: "\n") {
-            if current == nil, line == "```swift" {
-                current = []
-            } else if let lines = current, line == "```" {
-                blocks.append(lines.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
+    @Test func aBlockOfConstantsAloneIsWrappedSoThatTwoBlocksCanDeclareOneName() {
+        let source = Self.source("```swift\nlet a = 1\n```\n\n```swift\nlet a = 2\n```\n")
+        #expect(source.contains("func readmeSnippet1() async throws {\n    let a = 1\n"))
+        #expect(source.contains("func readmeSnippet2() async throws {\n    let a = 2\n"))
     }
 
-    /// The Swift file that compiles every README block: blocks with top-level `try` or `await` become the bodies of
-    /// `async throws` functions; the others (declarations, tests) stay at file scope.
-    static func source(fromREADME readme: String) -> String {
-        var source = """
-            // Generated from README.md by READMETests; do not edit.
-            // swift-format-ignore-file
+    @Test func aBlocksDeclarationsStayAtFileScopeAndItsStatementsAreWrapped() {
+        let source = Self.source("```swift\nstruct A {\n    var b = 1\n}\n\nvar a = A()\na.b = 2\n```\n")
+        #expect(source.contains("\nprivate struct A {\n    var b = 1\n}\n"))
+        #expect(source.contains("func readmeSnippet1() async throws {\n    var a = A()\n    a.b = 2\n    _ = (a)\n}"))
+    }
 
-            import Foundation
-            import ResourceKit
+    @Test func aTraitsBlockCompilesUnderItsTraitAndAnUnknownWordFailsTheBuild() {
+        #expect(Self.source("```swift Logging\nimport Logging\n```\n").contains("#if Logging\nimport Logging\n#endif"))
+        #expect(Self.source("```swift Loging\nlet a = 1\n```\n").contains("#error(\"README.md:1: unknown fence info"))
+    }
 
-            #if canImport(FoundationNetworking)
-                import FoundationNetworking
-            #endif
-
-            """
-        for (index, block) in swiftBlocks(in: readme).enumerated() {
-            let lines = block.components(separatedBy: "\n")
-            let statements = lines.contains { line in
-                let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-                return !line.hasPrefix(" ") && (words.contains("try") || words.contains("await"))
-            }
-            source += "\n// README block \(index + 1)\n"
-            if statements {
-                source += "func readmeSnippet\(index + 1)() async throws {\n"
-                source += lines.map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
-                source += "\n}\n"
-            } else {
-                source += block + "\n"
-            }
-        }
-        return source
+    @Test func anIndentedBlockInAListIsExtractedWithoutItsIndentation() {
+        let blocks = Snippets.blocks(in: "- Item:\n\n  ```swift\n  struct A {\n      var b = 1\n  }\n  ```\n")
+        #expect(blocks.map(\.lines) == [["struct A {", "    var b = 1", "}"]])
+        #expect(blocks.map(\.line) == [3])
     }
 }

@@ -1,0 +1,4 @@
+import Foundation
+
+/// The app's caches directory.
+public let cachesURL = FileManager.default.temporaryDirectory

@@ -1,0 +1,20 @@
+// Generated from Sources/ResourceKit/ResourceKit.docc/AuthenticatingRequests.md by `swift run update-snippets`; do not edit.
+// swift-format-ignore-file
+
+import Foundation
+import ResourceKit
+import ArticlePreludes
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// AuthenticatingRequests.md:10, block 1
+@MainActor private func authenticatingRequestsSnippet1() async throws {
+    let authentication = Authentication(for: [URL(string: "https://api.example.com")!]) { rejected in
+        "Bearer " + (try await tokens.accessToken(refreshing: rejected != nil))
+    }
+    let webservice = Webservice(middleware: [RetryPolicy(), authentication])
+    _ = (authentication, webservice)
+}
