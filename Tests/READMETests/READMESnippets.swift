@@ -49,13 +49,13 @@ import Testing
     #expect(try Episode.all.parse(fixture) == [Episode(id: "1", title: "Networking")])
 }
 
-// README.md:107, block 4
+// README.md:96, block 4
 // Not compiled: a Package.swift fragment.
 
-// README.md:120, block 5
+// README.md:109, block 5
 // Not compiled: a Package.swift fragment.
 
-// README.md:124, block 6
+// README.md:113, block 6
 #if AsyncHTTPClient
 @MainActor private func readmeSnippet6() async throws {
     let webservice = Webservice(transport: AsyncHTTPClientTransport())

@@ -94,20 +94,45 @@ private struct Page { var episodes: [Episode]; var next: String? }
     _ = (mine)
 }
 
-// DefiningResources.md:192, block 10
+// DefiningResources.md:194, block 10
 @MainActor private func definingResourcesSnippet10() async throws {
     var page = Resource<Data>(url: baseURL.appendingPathComponent("page"))
-    page.acceptableStatusCodes = 200..<400  // also accept 304 Not Modified
+    page.acceptableStatusCodes = [200, 304]  // also accept 304 Not Modified
+    page.acceptableStatusCodes = 200...299
     _ = (page)
 }
 
-// DefiningResources.md:203, block 11
+// DefiningResources.md:206, block 11
 @MainActor private func definingResourcesSnippet11() async throws {
     let episodeTitles: Resource<[String]> = Episode.all.map { $0.map(\.title) }
     _ = (episodeTitles)
 }
 
-// DefiningResources.md:212, block 12
+// DefiningResources.md:215, block 12
+private extension JSONDecoder {
+    static var api: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+private struct APIError: Error, Decodable {
+    var message: String
+}
+
+extension Resource where A: Decodable & SendableMetatype {
+    init(api path: String) {
+        self = Resource(get: URL(string: path)!, decoder: .api).decodingAPIErrors(as: APIError.self, decoder: .api)
+    }
+}
+
+private extension Episode {
+    static let latest = Resource<[Episode]>(api: "episodes/latest")
+}
+
+// DefiningResources.md:249, block 13
 private struct Podcast: Decodable, Sendable {
     var id: Int
     var name: String
@@ -118,7 +143,7 @@ private struct Podcast: Decodable, Sendable {
     }
 }
 
-@MainActor private func definingResourcesSnippet12() async throws {
+@MainActor private func definingResourcesSnippet13() async throws {
     let podcasts = try await webservice.load(Podcast.all)
     let first = try await webservice.load(Podcast.one(id: 1))
     _ = (podcasts, first)

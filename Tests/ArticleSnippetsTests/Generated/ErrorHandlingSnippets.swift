@@ -46,12 +46,12 @@ private func episode(id: String) async throws -> Episode? {
     }
 }
 
-// ErrorHandling.md:121, block 3
+// ErrorHandling.md:123, block 3
 @MainActor private func errorHandlingSnippet3() async throws {
     WebserviceError.describesBodies = false
 }
 
-// ErrorHandling.md:147, block 4
+// ErrorHandling.md:149, block 4
 @MainActor private func errorHandlingSnippet4() async throws {
     WebserviceError.credentialNames.insert("partner_code")
 }

@@ -18,7 +18,7 @@ import Testing
     _ = (webservice, episodes, media)
 }
 
-// LoadingResources.md:33, block 2
+// LoadingResources.md:34, block 2
 @MainActor private func loadingResourcesSnippet2() async throws {
     let configuration = URLSessionConfiguration.default
     configuration.httpAdditionalHeaders = ["Authorization": "Bearer \(token)"]
@@ -30,30 +30,50 @@ import Testing
     _ = (configuration, webservice)
 }
 
-// LoadingResources.md:68, block 3
+// LoadingResources.md:55, block 3
+private extension Episode {
+    static let recent = Resource<[Episode]>(get: URL(string: "episodes?sort=recent")!)
+}
+
 @MainActor private func loadingResourcesSnippet3() async throws {
+    let staging = Webservice(baseURL: URL(string: "https://staging.example.com/v1")!)
+    let recent = try await staging.load(Episode.recent)  // GET https://staging.example.com/v1/episodes?sort=recent
+    print(recent.count)
+    _ = (staging, recent)
+}
+
+// LoadingResources.md:78, block 4
+@MainActor private func loadingResourcesSnippet4() async throws {
+    let (episodes, response) = try await webservice.load(Episode.all.withResponse)
+    if response.value(forHTTPHeaderField: "X-RateLimit-Remaining") == "0" {
+        print("\(episodes.count) episodes; slow down")
+    }
+}
+
+// LoadingResources.md:110, block 5
+@MainActor private func loadingResourcesSnippet5() async throws {
     var feed = Episode.all
     feed.timeout = 10  // seconds
     _ = (feed)
 }
 
-// LoadingResources.md:85, block 4
-@MainActor private func loadingResourcesSnippet4() async throws {
+// LoadingResources.md:127, block 6
+@MainActor private func loadingResourcesSnippet6() async throws {
     var export = Resource<Data>(url: exportURL)
     export.maxBodySize = 50_000_000
     let bytes = try await webservice.load(export)
     _ = (export, bytes)
 }
 
-// LoadingResources.md:116, block 5
-@MainActor private func loadingResourcesSnippet5() async throws {
+// LoadingResources.md:158, block 7
+@MainActor private func loadingResourcesSnippet7() async throws {
     let task = Task { try await webservice.load(Episode.all) }
     task.cancel()
     // `try await task.value` throws CancellationError.
     _ = (task)
 }
 
-// LoadingResources.md:130, block 6
+// LoadingResources.md:172, block 8
 @MainActor private final class PodcastList {
     let loader: any ResourceLoading  // a Webservice in the app, a fake in tests
     var names: [String] = []
