@@ -147,7 +147,7 @@ let package = Package(
         .target(
             name: "ResourceKitOpenAPI",
             dependencies: [
-                "ResourceKit",
+                "ResourceKit", "ResourceKitSupport",
                 .product(
                     name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),

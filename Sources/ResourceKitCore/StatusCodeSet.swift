@@ -1,6 +1,7 @@
 /// Status codes a resource accepts (``Resource/acceptableStatusCodes``): a range, a list or a set of them.
 ///
-/// `Range<Int>`, `ClosedRange<Int>`, `Set<Int>` and `[Int]` conform, so each spelling reads as it is written:
+/// `Range<Int>`, `ClosedRange<Int>`, their partial forms (`200...`), `Set<Int>` and `[Int]` conform, so each spelling
+/// reads as it is written:
 ///
 /// ```swift
 /// var page = Resource<[Episode]>(get: episodesURL)
@@ -14,5 +15,8 @@ public protocol StatusCodeSet: Sendable {
 
 extension Range: StatusCodeSet where Bound == Int {}
 extension ClosedRange: StatusCodeSet where Bound == Int {}
+extension PartialRangeFrom: StatusCodeSet where Bound == Int {}
+extension PartialRangeUpTo: StatusCodeSet where Bound == Int {}
+extension PartialRangeThrough: StatusCodeSet where Bound == Int {}
 extension Set: StatusCodeSet where Element == Int {}
 extension Array: StatusCodeSet where Element == Int {}

@@ -21,7 +21,8 @@ public struct WebserviceError: Error, Sendable {
         /// The transport failed before a response arrived, usually with a `URLError` such as `.timedOut`; its URLs
         /// and messages are redacted.
         case transport(any Error)
-        /// The request could not be encoded: its body, or a header field HTTP forbids (named, its value never shown).
+        /// The request could not be made: its body could not be encoded, a header field HTTP forbids (named, its value
+        /// never shown), or a relative URL without a base to resolve it against (`URLError(.badURL)`).
         case encoding(any Error)
         /// The transport returned a response that is not an `HTTPURLResponse`.
         case nonHTTPResponse(body: Data)
@@ -156,7 +157,7 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         case .parsing(let error, let response):
             "The HTTP \(response.statusCode) response with \(response.content) could not be parsed: \(ErrorText.explain(error))"
         case .encoding(let error):
-            "The request body could not be encoded: \(ErrorText.explain(error))"
+            "The request could not be made: \(ErrorText.explain(error))"
         case .bodyTooLarge(let limit):
             "The response body is larger than the resource's limit of \(ErrorText.count(limit))."
         case .authentication(let error):

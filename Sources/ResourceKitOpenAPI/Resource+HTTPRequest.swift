@@ -3,6 +3,7 @@
     import HTTPTypes
     import OpenAPIRuntime
     import ResourceKit
+    internal import ResourceKitSupport
 
     extension Resource where A == Void {
         /// The resource that sends `request`, whose path and query follow `baseURL`'s path, with `body` collected
@@ -63,14 +64,8 @@
             if prefix.utf8.last == UInt8(ascii: "/"), path.first == UInt8(ascii: "/") {
                 prefix.removeLast()
             }
-            let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { segment in
-                switch String(decoding: segment, as: UTF8.self) {
-                case ".": "%2E"
-                case "..": "%2E%2E"
-                case let segment: segment
-                }
-            }
-            components.percentEncodedPath = prefix + segments.joined(separator: "/")
+            components.percentEncodedPath =
+                prefix + HTTPSyntax.encodingDotSegments(String(decoding: path, as: UTF8.self))
             components.percentEncodedQuery = query.map { String(decoding: $0, as: UTF8.self) }
             guard let url = components.url else {
                 throw unsendable("path", "The request's path is not a valid URL path; it was not sent.")

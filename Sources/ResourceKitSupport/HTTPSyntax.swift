@@ -16,6 +16,19 @@ public enum HTTPSyntax {
         string.addingPercentEncoding(withAllowedCharacters: unreserved)
     }
 
+    /// `path`, a percent-encoded URL path, with each whole `.` or `..` segment encoded (`%2E`, `%2E%2E`), so that it
+    /// reaches the server as written through every transport: curl, behind `URLSession` on Linux, would remove a dot
+    /// segment (`/v1/../admin` becomes `/admin`) where another transport sends it.
+    public static func encodingDotSegments(_ path: some StringProtocol) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            switch segment {
+            case ".": "%2E"
+            case "..": "%2E%2E"
+            default: String(segment)
+            }
+        }.joined(separator: "/")
+    }
+
     /// `items` as a query or an `application/x-www-form-urlencoded` body.
     ///
     /// Each item is `name=value` with both percent-encoded, joined by `&`; an item without a value is its name alone.

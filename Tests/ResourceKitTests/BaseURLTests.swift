@@ -90,4 +90,29 @@ import Testing
         #expect(try await production.load(resource) == "production")
         #expect(await transport.requests.count == 2)  // the third was the cache's
     }
+
+    @Test func aBaseURLsCredentialsNeverShowInADumpOrAnError() async throws {
+        let service = Webservice(
+            baseURL: URL(string: "https://user:hunter2@api.example.com/v1?api_key=k3y"),
+            transport: StubTransport.answering(.status(200)))
+        var dumped = ""
+        dump(service, to: &dumped)
+        #expect(!dumped.contains("hunter2") && !dumped.contains("k3y") && dumped.contains("api.example.com"))
+        #expect(!"\(service)".contains("hunter2"))
+        let resource = Resource<Data>(url: try #require(URL(string: "//evil.example/x")), parse: { $0 })
+        let error = try await #require(throws: WebserviceError.self) { try await service.load(resource) }
+        #expect(!"\(error)".contains("hunter2") && !"\(error)".contains("k3y"))
+        #expect("\(error)".contains("could not be made"))
+    }
+
+    @Test(
+        arguments: [
+            ("../admin", "https://api.example.com/v1/", "https://api.example.com/v1/%2E%2E/admin"),
+            ("./users:search", "https://api.example.com", "https://api.example.com/users:search"),
+            ("a/./b/.", "https://api.example.com", "https://api.example.com/a/b"),
+            ("episodes", "file:///fixtures/", "file:///fixtures/episodes"),
+        ] as [(String, String?, String)])
+    func dotSegmentsStayInsideTheBasesPath(relative: String, base: String?, expected: String) async throws {
+        #expect(try await Self.sent(relative, base: base).absoluteString == expected)
+    }
 }

@@ -88,6 +88,14 @@ import Testing
         #expect(sent.map { $0.value(forHTTPHeaderField: "X-Api-Key") } == ["key", "key", "key"])
     }
 
+    @Test func aCursorBackToARelativeFirstPageIsACircle() async throws {
+        let transport = Self.server(pages: 3) { _ in nil }
+        let first = Resource<String>(
+            url: try #require(URL(string: "items")), parse: { String(decoding: $0, as: UTF8.self) })
+        let service = Webservice(baseURL: URL(string: "https://api.example.com"), transport: transport)
+        #expect(try await loadAll(service.pages(of: first) { _ in first }) == ["1"])
+    }
+
     /// A page another origin's server led to is never answered from the cache, nor kept in it: its key can't tell it
     /// from the same URL loaded with credentials a transport adds on its own, such as a session's cookies.
     @Test func aPageOnAnotherOriginIsNeitherAnsweredFromNorKeptInTheCache() async throws {

@@ -117,6 +117,8 @@ import Testing
         (200...299 as any StatusCodeSet, Array(200...299)),
         (Set([204, 409]) as any StatusCodeSet, [204, 409]),
         (200..<201 as any StatusCodeSet, [200]),
+        (500... as any StatusCodeSet, Array(500..<600)),
+        (...199 as any StatusCodeSet, Array(100...199)),
     ])
     func anySetOfCodesIsAcceptedAndNothingElse(codes: any StatusCodeSet, accepted: [Int]) throws {
         var resource = Resource<Data>(url: baseURL, parse: { $0 })

@@ -85,7 +85,7 @@ import Testing
             .encoding(
                 EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "NaN"))
             ))
-        #expect(encoding.description.hasPrefix("The request body could not be encoded: "))
+        #expect(encoding.description.hasPrefix("The request could not be made: "))
         #expect(encoding.description.contains("NaN"))
     }
 

@@ -35,8 +35,11 @@ import Testing
     }
 
     /// `Location: headers` is relative to the redirect's own path (RFC 9110 §10.2.2), not to the root, which
-    /// FoundationNetworking took it for.
-    @Test(arguments: TransportKind.allCases, ["headers", "./headers", "../faults/headers", "/faults/headers"])
+    /// FoundationNetworking took it for; a second relative redirect resolves against the first's target.
+    @Test(
+        arguments: TransportKind.allCases,
+        ["headers", "./headers", "../faults/headers", "/faults/headers", "redirect?to=headers"]
+    )
     func aRelativeLocationResolvesAgainstTheURLThatAnswered(kind: TransportKind, location: String) async throws {
         try await withServer { base in
             var redirect = Resource<[String: String]>(get: base / "faults/redirect")

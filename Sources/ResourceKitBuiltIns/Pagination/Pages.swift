@@ -78,7 +78,9 @@ struct Pages<Page: Sendable>: Sendable {
         mutating func next() async throws -> Page? {
             guard let upcoming = pending else { return nil }
             pending = nil
-            let resource = try upcoming.get()
+            // A web service's relative page is resolved first, so that its next link is compared with the origin it
+            // is sent to, and a cycle is found whichever way its pages are written.
+            let resource = try (pages.loader as? Webservice).map { try $0.resolved(upcoming.get()) } ?? upcoming.get()
             try Task.checkCancellation()
             guard visited.insert(Visit(resource)).inserted else { return nil }
             let (page, next) = try await pages.loader.load(Self.withNext(resource, pages.next))

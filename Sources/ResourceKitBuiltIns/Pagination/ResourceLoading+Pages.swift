@@ -25,9 +25,6 @@ extension ResourceLoading {
         of first: Resource<Page>,
         next: (@Sendable (Page) -> Resource<Page>?)? = nil
     ) -> AsyncThrowingStream<Page, any Error> {
-        // A web service's relative first page is resolved first, so that its next links are compared with the origin
-        // it is sent to; one that can't be resolved fails as its load.
-        let first = (self as? Webservice).flatMap { try? $0.resolved(first) } ?? first
-        return Pages(loader: self, first: first, next: next.map { .cursor($0) } ?? .link).stream
+        Pages(loader: self, first: first, next: next.map { .cursor($0) } ?? .link).stream
     }
 }

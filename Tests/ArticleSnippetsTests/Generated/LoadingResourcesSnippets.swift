@@ -42,7 +42,7 @@ private extension Episode {
     _ = (staging, recent)
 }
 
-// LoadingResources.md:78, block 4
+// LoadingResources.md:82, block 4
 @MainActor private func loadingResourcesSnippet4() async throws {
     let (episodes, response) = try await webservice.load(Episode.all.withResponse)
     if response.value(forHTTPHeaderField: "X-RateLimit-Remaining") == "0" {
@@ -50,14 +50,14 @@ private extension Episode {
     }
 }
 
-// LoadingResources.md:110, block 5
+// LoadingResources.md:116, block 5
 @MainActor private func loadingResourcesSnippet5() async throws {
     var feed = Episode.all
     feed.timeout = 10  // seconds
     _ = (feed)
 }
 
-// LoadingResources.md:127, block 6
+// LoadingResources.md:133, block 6
 @MainActor private func loadingResourcesSnippet6() async throws {
     var export = Resource<Data>(url: exportURL)
     export.maxBodySize = 50_000_000
@@ -65,7 +65,7 @@ private extension Episode {
     _ = (export, bytes)
 }
 
-// LoadingResources.md:158, block 7
+// LoadingResources.md:164, block 7
 @MainActor private func loadingResourcesSnippet7() async throws {
     let task = Task { try await webservice.load(Episode.all) }
     task.cancel()
@@ -73,7 +73,7 @@ private extension Episode {
     _ = (task)
 }
 
-// LoadingResources.md:172, block 8
+// LoadingResources.md:178, block 8
 @MainActor private final class PodcastList {
     let loader: any ResourceLoading  // a Webservice in the app, a fake in tests
     var names: [String] = []

@@ -76,7 +76,11 @@ import ResourceKitTesting
 // TestingParses.md:118, block 7
 private struct FixtureLoader: ResourceLoading {
     var body: Data
-    func load<A>(_ resource: Resource<A>) async throws -> A { try resource.parse(body) }
+    func load<A>(_ resource: Resource<A>) async throws -> A {
+        // A response too, for a resource that reads one, such as `withResponse`'s.
+        let response = HTTPURLResponse(url: resource.url, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        return try resource.value(from: body, response: response)
+    }
 }
 
 @Test @MainActor private func podcastListShowsTheNames() async throws {

@@ -39,14 +39,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        // FoundationNetworking takes a relative `Location` such as `next` for a path from the root (`/next`): it is
-        // resolved here against the URL that answered, as RFC 9110 says and AsyncHTTPClientTransport does.
         var request = request
-        if let location = response.value(forHTTPHeaderField: "Location"), let answered = response.url,
-            let target = URL(string: location, relativeTo: answered)?.absoluteURL
-        {
-            request.url = target
-        }
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking takes a relative `Location` such as `next` for a path from the root (`/next`): it is
+            // resolved here against the URL that answered, as RFC 9110 says and AsyncHTTPClientTransport does.
+            if let location = response.value(forHTTPHeaderField: "Location"), URL(string: location)?.scheme == nil,
+                let answered = response.url, let target = URL(string: location, relativeTo: answered)?.absoluteURL,
+                target.host != nil
+            {
+                request.url = target
+            }
+        #endif
         // Only to http and https: a server must not send the client to `file:` or another scheme.
         guard request.isHTTP else { return completionHandler(nil) }
         // Nor where the new host's trust policy refuses it: to a plain connection when it pins keys, which it would
