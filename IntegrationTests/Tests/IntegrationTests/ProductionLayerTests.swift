@@ -91,6 +91,35 @@ import Testing
         }
     }
 
+    /// The app's rule retries a 409 too and leaves a resource it names alone; the policy waits on the app's clock, on
+    /// which a minute's backoff takes no time.
+    @Test(arguments: TransportKind.allCases)
+    func aRuleOfTheAppsOwnRetriesAConflictOnAClockThatDoesNotWait(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let clock = SkippingClock()
+            let policy = RetryPolicy(maxAttempts: 3, baseDelay: 60, clock: clock) { failed in
+                failed.context.name != "checkout" && (failed.isTransient || failed.response?.statusCode == 409)
+            }
+            let retrying = kind.webservice(middleware: [policy])
+            let conflicted = Resource<Attempt>(get: base / "production/unavailable/a?failures=2&status=409")
+            #expect(try await retrying.load(conflicted).attempt == 3)
+            #expect(clock.sleeps.count == 2)
+
+            var checkout = Resource<Attempt>(get: base / "production/unavailable/b")
+            checkout.name = "checkout"
+            let unavailable = try await #require(throws: WebserviceError.self) { try await retrying.load(checkout) }
+            #expect(unavailable.statusCode == 503 && unavailable.attempts == 1)
+            #expect(try await count(base / "production/unavailable/b/count") == 1)
+
+            let builtIn = kind.webservice(middleware: [RetryPolicy(clock: clock)])
+            let conflict = try await #require(throws: WebserviceError.self) {
+                try await builtIn.load(Resource<Attempt>(get: base / "production/unavailable/c?status=409"))
+            }
+            #expect(conflict.statusCode == 409 && conflict.attempts == 1)
+            #expect(clock.sleeps.count == 2)
+        }
+    }
+
     // MARK: - Authentication
 
     @Test(arguments: TransportKind.allCases)
