@@ -1,6 +1,7 @@
 import EpisodesService
 import Foundation
 import ResourceKit
+import SwiftTalk
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -255,6 +256,41 @@ import Testing
             let attempts = try await concurrently(3) { [protected] in try await limited.load(protected).attempt }
             #expect(attempts.sorted() == [1, 2, 3])
             #expect(try await count(base / "production/token/a/count") == 1)
+        }
+    }
+
+    /// An app signs in and out on one web service: the token it sets, through any copy of the middleware, is sent;
+    /// once it signs out, no load sends it again, and the closure, which has no credential while signed out, is asked
+    /// anew.
+    @Test(arguments: TransportKind.allCases)
+    func signingInAndOutKeepsTheWebService(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            struct SignedOut: Error {}
+            let asked = Shared<[String?]>([])
+            let authentication = Authentication(for: [base]) { rejected in
+                asked.update { $0.append(rejected) }
+                throw SignedOut()
+            }
+            let webservice = kind.webservice(middleware: [authentication])
+            let account = Resource<Account>(get: base / "account")
+            let signedOut = try await #require(throws: WebserviceError.self) { try await webservice.load(account) }
+            #expect(signedOut.underlyingError is SignedOut, "\(signedOut)")
+
+            // The sign-in request needs no credential; the token it returns is set through a copy of the middleware.
+            let session = try await kind.webservice().load(
+                Resource<[String: String]>(url: base / "account/session", method: .post(Data())))
+            let signIn = authentication
+            try await signIn.setCredential("Bearer \(try #require(session["token"]))")
+            #expect(try await webservice.load(account).name == "Chris")
+
+            // The sign-out request ends the session it carries; then the middleware forgets its token.
+            _ = try await webservice.load(Resource<Data>(url: base / "account/session", method: .delete))
+            await authentication.removeCredential()
+            let signedOutAgain = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(account)
+            }
+            #expect(signedOutAgain.underlyingError is SignedOut, "\(signedOutAgain)")
+            #expect(asked.value == [nil, nil])
         }
     }
 
