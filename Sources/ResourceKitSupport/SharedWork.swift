@@ -84,6 +84,16 @@ public actor SharedWork<Key: Hashable & Sendable, Value: Sendable> {
         return (id, waiter, true)
     }
 
+    /// Ends the run in flight for `key`, if any, and cancels its work.
+    ///
+    /// Each of its callers throws `CancellationError` at once, and its outcome is handed to nobody. The next caller
+    /// starts a new run.
+    public func cancel(_ key: Key) {
+        guard let run = runs.removeValue(forKey: key) else { return }
+        run.task?.cancel()
+        for waiter in run.waiters.values { waiter.finish() }
+    }
+
     /// Takes `waiter` off the callers of the run `id`, if it still runs, cancelling the run when it was the last.
     private func leave(_ key: Key, run id: Int, waiter: Int) {
         guard runs[key]?.id == id, runs[key]?.waiters.removeValue(forKey: waiter) != nil,

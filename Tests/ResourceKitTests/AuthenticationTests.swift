@@ -219,4 +219,83 @@ import Testing
         let sent = await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
         #expect(sent == [nil, StubTransport.tokenEndpointCredential])
     }
+
+    // MARK: Signing in and out
+
+    /// The values of `Authorization` that `transport` was sent, in order.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func sent(to transport: StubTransport) async -> [String?] {
+        await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") }
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aCredentialSetThroughOneCopyIsSentByEveryCopyUntilItIsRemoved() async throws {
+        let tokens = Tokens()
+        let transport = Self.server(accepting: "Bearer mine")
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        let webservice = Webservice(transport: transport, middleware: [authentication])
+        let signIn = authentication  // the copy an app's sign-in screen holds
+        try await signIn.setCredential("Bearer mine")
+        #expect(try await webservice.load(thing()) == "ok")
+        await signIn.removeCredential()
+        await #expect(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(await Self.sent(to: transport) == ["Bearer mine", "Bearer t1", "Bearer t2"])
+        #expect(tokens.rejected == [nil, "Bearer t1"])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(.timeLimit(.minutes(1)))
+    func aLoadInFlightAtASignOutNeverSendsTheOldCredentialAgain() async throws {
+        let (tokens, gate) = (Tokens(), Gate())
+        let transport = StubTransport.answering(
+            .computed { request in
+                guard request.value(forHTTPHeaderField: "Authorization") == "Bearer old" else {
+                    return .status(200, body: Data("ok".utf8))
+                }
+                try await gate.pass("old")
+                return .status(401)
+            })
+        let authentication = Authentication(for: [baseURL]) { try await tokens.next(rejecting: $0) }
+        try await authentication.setCredential("Bearer old")
+        let webservice = Webservice(transport: transport, middleware: [authentication])
+        let load = Task { try await webservice.load(thing()) }
+        try await eventually("the old credential is on its way") { await gate.started == ["old"] }
+        await authentication.removeCredential()
+        await gate.open("old")
+        #expect(try await load.value == "ok")
+        #expect(await Self.sent(to: transport) == ["Bearer old", "Bearer t1"])
+        #expect(tokens.rejected == [nil])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(.timeLimit(.minutes(1)))
+    func aSignInWakesTheLoadsWaitingForTheProviderWithItsCredential() async throws {
+        let gate = Gate()
+        let authentication = Authentication(for: [baseURL]) { _ in
+            try await gate.pass("provider")  // a login screen, which ignores cancellation
+            return "Bearer late"
+        }
+        let transport = Self.server(accepting: "Bearer mine")
+        let webservice = Webservice(transport: transport, middleware: [authentication])
+        let loads = (0..<3).map { index in Task { try await webservice.load(thing(at: "\(index)")) } }
+        try await eventually("the provider runs") { await gate.started == ["provider"] }
+        try await authentication.setCredential("Bearer mine")
+        try await eventuallyEnded(loads, "the waiting loads went on at once")
+        for load in loads { #expect(try await load.value == "ok") }
+        await gate.open("provider")
+        #expect(try await webservice.load(thing()) == "ok")
+        #expect(await Self.sent(to: transport) == Array(repeating: "Bearer mine", count: 4))
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aCredentialThatIsNotAValidHeaderValueIsNotSet() async throws {
+        let transport = Self.server(accepting: "Bearer t1")
+        let authentication = Authentication(for: [baseURL]) { _ in "Bearer t1" }
+        let error = try await #require(throws: WebserviceError.self) {
+            try await authentication.setCredential("Bearer mine\r\nX-Injected: 1")
+        }
+        #expect(!error.description.contains("X-Injected"))
+        #expect(try await Webservice(transport: transport, middleware: [authentication]).load(thing()) == "ok")
+        #expect(await Self.sent(to: transport) == ["Bearer t1"])
+    }
 }

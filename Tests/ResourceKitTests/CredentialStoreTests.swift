@@ -120,4 +120,74 @@ import Testing
         let next = try await store.credential()
         #expect(next.credential == "token-2" && next.generation == 1)
     }
+
+    // MARK: Set and removed by the app
+
+    /// Hands out `token-<n>` for fetch number n, holding the fetches `held` names at its gate (which ignores
+    /// cancellation, as a login screen may), and records the rejected value each fetch was given.
+    private actor GatedIssuer {
+        let gate = Gate()
+        private let held: Set<Int>
+        private(set) var rejected: [String?] = []
+        private(set) var answered: [Int] = []
+
+        init(holding held: Set<Int>) {
+            self.held = held
+        }
+
+        func next(rejecting rejected: String?) async throws -> String {
+            self.rejected.append(rejected)
+            let number = self.rejected.count
+            if held.contains(number) { try await gate.pass("\(number)") }
+            answered.append(number)
+            return "token-\(number)"
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aRemovalDuringARefreshDropsItsAnswerAndItsWaitersFetchAFirstCredential() async throws {
+        let issuer = GatedIssuer(holding: [2])
+        let store = CredentialStore<String> { try await issuer.next(rejecting: $0) }
+        let first = try await store.credential()
+        let waiter = Task { try await store.refreshed(after: first.generation).credential }
+        try await eventually("the refresh runs") { await issuer.gate.started == ["2"] }
+        await store.set(nil)
+        try await eventuallyEnded([waiter], "the refresh's waiter went on at once")
+        #expect(try await waiter.value == "token-3")
+        await issuer.gate.open("2")
+        try await eventually("the refresh answered") { await issuer.answered.contains(2) }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(try await store.credential().credential == "token-3")
+        #expect(await issuer.rejected == [nil, "token-1", nil])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aCredentialSetWhileTheFirstIsFetchedIsEveryWaitersAtOnce() async throws {
+        let issuer = GatedIssuer(holding: [1])
+        let store = CredentialStore<String> { try await issuer.next(rejecting: $0) }
+        let waiters = (0..<3).map { _ in Task { try await store.credential().credential } }
+        try await eventually("the fetch runs") { await issuer.gate.started == ["1"] }
+        await store.set("signed-in")
+        try await eventuallyEnded(waiters, "the fetch's waiters went on at once")
+        for waiter in waiters { #expect(try await waiter.value == "signed-in") }
+        await issuer.gate.open("1")
+        try await eventually("the fetch answered") { await issuer.answered == [1] }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(try await store.credential().credential == "signed-in")
+        // A rejection of the credential set refreshes it, given it.
+        let refreshed = try await store.refreshed(after: try await store.credential().generation)
+        #expect(refreshed.credential == "token-2")
+        #expect(await issuer.rejected == [nil, "signed-in"])
+    }
+
+    @Test func aRejectionFromBeforeARemovalDoesNotRefreshTheCredentialFetchedAfterIt() async throws {
+        let issuer = Issuer()
+        let store = Self.store(issuer)
+        let before = try await store.credential()
+        await store.set(nil)
+        let after = try await store.credential()
+        #expect(after.credential == "token-2")
+        #expect(try await store.refreshed(after: before.generation).credential == "token-2")
+        #expect(await issuer.fetches == 2)
+    }
 }

@@ -308,9 +308,7 @@ import Testing
     private func loadRetrying(_ downloads: Downloads) async throws -> (String, [String]) {
         let directory = try newDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var retry = RetryPolicy()
-        retry.sleep = VirtualClock().sleep
-        let webservice = Webservice(transport: downloads, middleware: [retry])
+        let webservice = Webservice(transport: downloads, middleware: [RetryPolicy(clock: VirtualClock())])
         let saved = try await webservice.load(
             Resource<URL>(url: url, downloadingTo: directory.appendingPathComponent("f")))
         return (String(decoding: try Data(contentsOf: saved), as: UTF8.self), try files(in: directory))

@@ -26,8 +26,7 @@ import Testing
         events: EventLog? = nil
     ) -> Webservice {
         var policy = policy
-        policy.sleep = clock.sleep
-        policy.uptime = clock.uptime
+        policy.clock = clock
         policy.random = { random }
         // A probe's deadline is on the real clock, and past it a stub's failure is a timeout: a test process starved
         // for seconds must not turn an answer into one.

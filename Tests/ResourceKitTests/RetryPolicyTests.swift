@@ -1,6 +1,7 @@
 import Foundation
 import ResourceKit
 import ResourceKitTesting
+import Synchronization
 import Testing
 
 @testable import ResourceKitBuiltIns
@@ -16,14 +17,42 @@ import Testing
     private static let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
     private let policy = RetryPolicy()
 
+    /// How attempt number `attempt` of a `method` request to ``thing(_:at:)`` failed: with a status, its
+    /// `Retry-After` if any, or with a transport's failure.
+    enum Failure {
+        case status(Int, retryAfter: String?)
+        case transport(URLError.Code)
+
+        func attempt(_ number: Int = 1, method: String = "GET") -> RetryPolicy.FailedAttempt {
+            var context = LoadContext()
+            context.attempt = number
+            let request = Request(method: method, url: baseURL.appendingPathComponent("thing"))
+            switch self {
+            case .status(let statusCode, let retryAfter):
+                let headers = retryAfter.map { ["Retry-After": $0] } ?? [:]
+                return .init(
+                    request: request, context: context,
+                    outcome: .success(Response(statusCode: statusCode, headers: headers)))
+            case .transport(let code):
+                return .init(
+                    request: request, context: context, outcome: .failure(WebserviceError(.transport(URLError(code)))))
+            }
+        }
+    }
+
+    /// The seconds `policy` waits after `failure`, `nil` when no attempt follows: the whole policy as a pure function.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func delay(
-        _ failure: RetryPolicy.Failure,
+        _ failure: Failure,
         attempt: Int = 1,
         method: String = "GET",
-        random: Double = 1
+        random: Double = 1,
+        policy: RetryPolicy? = nil
     ) -> TimeInterval? {
-        policy.delay(after: failure, attempt: attempt, method: method, now: Self.now, random: random)
+        let policy = policy ?? self.policy
+        let failed = failure.attempt(attempt, method: method)
+        guard policy.retries(failed, attempt: attempt) else { return nil }
+        return policy.delay(after: failed, attempt: attempt, now: Self.now, random: random)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -54,19 +83,15 @@ import Testing
         }
         #expect(delay(.status(503, retryAfter: nil), method: "POST") == nil)
         #expect(delay(.status(503, retryAfter: nil), method: "PATCH") == nil)
-        var everyMethod = policy
-        everyMethod.retriesEveryMethod = true
-        let post = everyMethod.delay(
-            after: .status(503, retryAfter: nil), attempt: 1, method: "POST", now: Self.now, random: 1)
-        #expect(post == 0.5)
+        let everyMethod = RetryPolicy(retriesEveryMethod: true)
+        #expect(delay(.status(503, retryAfter: nil), method: "POST", policy: everyMethod) == 0.5)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func delayDoublesWithJitterUpToTheCapAndAttemptsEnd() {
-        var policy = self.policy
-        policy.maxAttempts = 10
+        let policy = RetryPolicy(maxAttempts: 10)
         func timedOut(attempt: Int, random: Double = 1) -> TimeInterval? {
-            policy.delay(after: .transport(.timedOut), attempt: attempt, method: "GET", now: Self.now, random: random)
+            delay(.transport(.timedOut), attempt: attempt, random: random, policy: policy)
         }
         #expect((1...9).map { timedOut(attempt: $0) } == [0.5, 1, 2, 4, 8, 16, 30, 30, 30])
         #expect(timedOut(attempt: 3, random: 0.25) == 0.5)
@@ -110,7 +135,7 @@ import Testing
         events: EventLog? = nil
     ) -> Webservice {
         var policy = policy
-        policy.sleep = clock.sleep
+        policy.clock = clock
         policy.random = { 1 }
         policy.now = { now }
         return Webservice(transport: transport, middleware: [policy], observer: events?.observer)
@@ -226,6 +251,67 @@ import Testing
         let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
         #expect(try requireCase(\.unacceptableStatus, of: error).statusCode == 429)
         #expect(clock.sleeps.isEmpty)
+        #expect(await transport.requests.count == 1)
+    }
+
+    // MARK: A rule of the app's own
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aRuleOfTheAppsOwnRetriesA409TooOnTopOfTheBuiltInOne() async throws {
+        let conflictsToo = RetryPolicy { $0.isTransient || $0.response?.statusCode == 409 }
+        let transport = StubTransport.answering(.sequence([.status(409), .status(503), .json("done")]))
+        let clock = VirtualClock()
+        #expect(try await Self.webservice(transport, clock: clock, policy: conflictsToo).load(thing()) == "done")
+        #expect(clock.sleeps == [0.5, 1])
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aResourceTheRuleNamesIsNeverRetried() async throws {
+        let policy = RetryPolicy { $0.context.name != "checkout" && $0.isTransient }
+        let transport = StubTransport.answering(.status(503))
+        let webservice = Self.webservice(transport, clock: VirtualClock(), policy: policy)
+        var checkout = thing()
+        checkout.name = "checkout"
+        await #expect(throws: WebserviceError.self) { try await webservice.load(checkout) }
+        #expect(await transport.requests.count == 1)
+        await #expect(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(await transport.requests.count == 4)
+    }
+
+    /// The rule is asked about each failure another attempt may follow, with what the policy knows of it, and never
+    /// about a method that may not be repeated or the last attempt: however it answers, those end the load.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theRuleSeesEachFailedAttemptThatAnotherMayFollow() async throws {
+        let asked = Mutex<[String]>([])
+        let always = RetryPolicy { failed in
+            let outcome = failed.response.map { "\($0.statusCode)" } ?? "\(failed.error?.transportErrorCode == .badURL)"
+            asked.withLock { $0.append("\(failed.request.method) #\(failed.context.attempt) \(outcome)") }
+            return true
+        }
+        let transport = StubTransport.answering(.sequence([.failure(.badURL), .status(404), .status(422)]))
+        let webservice = Self.webservice(transport, clock: VirtualClock(), policy: always)
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(thing()) }
+        #expect(error.statusCode == 422 && error.attempts == 3)
+        #expect(asked.withLock { $0 } == ["GET #1 true", "GET #2 404"])
+
+        await #expect(throws: WebserviceError.self) { try await webservice.load(thing(.post(Data()))) }
+        #expect(asked.withLock { $0.count } == 2)
+        #expect(await transport.requests.count == 4)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aStatusTheResourceAcceptsIsNoFailure() async throws {
+        let asked = Mutex(0)
+        let always = RetryPolicy { _ in
+            asked.withLock { $0 += 1 }
+            return true
+        }
+        let transport = StubTransport.answering(.status(503, body: Data("maintenance".utf8)))
+        var resource = thing()
+        resource.acceptableStatusCodes = 200..<600
+        #expect(
+            try await Self.webservice(transport, clock: VirtualClock(), policy: always).load(resource) == "maintenance")
+        #expect(asked.withLock { $0 } == 0)
         #expect(await transport.requests.count == 1)
     }
 }

@@ -76,6 +76,20 @@ import Testing
         #expect(try await caller().value == 2)
     }
 
+    @Test func cancellingARunEndsEveryCallersWaitAtOnceAndItsWork() async throws {
+        let net = safetyNet()
+        defer { net.cancel() }
+        let callers = [caller(), caller()]
+        try await eventually("both callers wait for one run") { await shared.waiters(for: "a") == 2 }
+        await shared.cancel("a")
+        for caller in callers { await #expect(throws: CancellationError.self) { try await caller.value } }
+        #expect(await !probe.finished, "a caller waited for the work")
+        try await eventually("the work's task was cancelled and ended") { await probe.cancelled == 1 }
+        #expect(await shared.waiters(for: "a") == nil)
+        await probe.finish()
+        #expect(try await caller().value == 2)
+    }
+
     @Test func callersOfOtherKeysDontShareTheWork() async throws {
         let (a, b) = (caller("a"), caller("b"))
         try await eventually("two runs") {

@@ -99,8 +99,7 @@ import Testing
     @Test func aTimedOutLoadCountsTheAttemptsItMade() async throws {
         let transport = Late(after: 8, [.success(503), .success(503), .success(200)])
         let events = EventLog()
-        var policy = RetryPolicy(maxAttempts: 5)
-        policy.sleep = { _ in }
+        var policy = RetryPolicy(maxAttempts: 5, clock: VirtualClock())
         policy.random = { 0 }
         let webservice = Webservice(transport: transport, middleware: [policy], observer: events.observer)
         var resource = Resource<Data>(url: Self.url)

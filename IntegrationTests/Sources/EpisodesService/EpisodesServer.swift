@@ -19,7 +19,8 @@ import ServiceLifecycle
 ///
 /// - `GET /episodes`, `GET /episodes/:id`, `GET /episodes/:id/media`
 /// - `POST /episodes` (201 and `Location`), `PUT` and `PATCH /episodes/:id`, `DELETE /episodes/:id` (204)
-/// - `GET /account`, which requires `Authorization: Bearer swift-talk-token`
+/// - `GET /account`, which requires `Authorization: Bearer swift-talk-token` or a session's token; `POST` and
+///   `DELETE /account/session`, which sign in (`{"token": "…"}`) and out
 /// - `GET /echo?id=…`, which answers `{"id":"…"}` and `X-Echo-Id: …`, for load tests
 public enum EpisodesServer {
     /// Starts a server on `host` and waits until it is listening.

@@ -12,8 +12,8 @@ extension Router {
     ///
     /// - `GET /production/retry-after/:key?seconds=`: the first request 429 with `Retry-After: <seconds>` (default 1)
     ///   and a JSON error body; later ones `{"attempt": n}`.
-    /// - `GET` or `POST /production/unavailable/:key?failures=`: the first `failures` requests (default 2) 503 with a
-    ///   JSON error body and no `Retry-After`; later ones `{"attempt": n}`.
+    /// - `GET` or `POST /production/unavailable/:key?failures=&status=`: the first `failures` requests (default 2)
+    ///   `status` (default 503) with a JSON error body and no `Retry-After`; later ones `{"attempt": n}`.
     /// - `POST /production/token/:key?lifetime=`: `{"token": "token-<key>-<n>"}`, a new token for that many seconds
     ///   (default 1, fractions allowed) that replaces the last; `POST /production/token/:key/expire`: 204, expiring
     ///   the current token now.
@@ -49,7 +49,9 @@ extension Router {
         let unavailable: @Sendable (Request, Context) async throws -> Response = { request, context in
             let attempt = await ledger.increment(try context.counter("unavailable"))
             guard attempt > request.integer("failures") ?? 2 else {
-                throw APIError(status: .serviceUnavailable, code: "unavailable", reason: "Down for attempt \(attempt)")
+                let code = request.integer("status").flatMap { (400...599).contains($0) ? $0 : nil } ?? 503
+                throw APIError(
+                    status: HTTPResponse.Status(code: code), code: "unavailable", reason: "Down for attempt \(attempt)")
             }
             return try Response.json(["attempt": attempt])
         }

@@ -70,17 +70,9 @@ extension MetricsTests {
     /// measured with its own method, and none stays active.
     @Test func aProbeThatEndsAfterTheNextAttemptIsMeasuredAsItself() async throws {
         let metrics = TestMetrics()
-        // One probe, abandoned at its timeout; then the wait's clock has run out, and the second attempt follows.
-        var policy = RetryPolicy(maxAttempts: 2, baseDelay: 0, networkWait: 30)
+        // One probe, abandoned at its timeout; then the wait's clock runs out, and the second attempt follows.
+        var policy = RetryPolicy(maxAttempts: 2, baseDelay: 0, networkWait: 30, clock: OneProbeClock())
         policy.probeTimeout = 0.1
-        policy.sleep = { _ in }
-        let readings = Mutex(0)
-        policy.uptime = {
-            readings.withLock {
-                $0 += 1
-                return $0 <= 3 ? 0 : 60_000_000_000
-            }
-        }
         let webservice = Webservice(transport: SlowProbes(), middleware: [LoadMetrics(factory: metrics), policy])
         let loaded = try await webservice.load(Resource<Data>(url: URL(string: "https://api.example.com/items")!))
         #expect(loaded == Data("ok".utf8))
@@ -103,5 +95,19 @@ extension MetricsTests {
         let real = origins.attributes(method: "GET", url: URL(string: "https://api.example.com/items")!)
         #expect(real.common.contains { $0.0 == "server.address" && $0.1 == "api.example.com" })
         #expect(real.common.contains { $0.0 == "server.port" && $0.1 == "443" })
+    }
+}
+
+/// A clock whose sleeps end at once, each after the first moving its time on by a minute: the wait for the network
+/// sends one probe after its first pause, and its second pause outlasts the wait.
+private final class OneProbeClock: Clock {
+    private let start = ContinuousClock.now
+    private let sleeps = Mutex(0)
+
+    var now: ContinuousClock.Instant { start + .seconds(60) * max(sleeps.withLock { $0 } - 1, 0) }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        sleeps.withLock { $0 += 1 }
     }
 }

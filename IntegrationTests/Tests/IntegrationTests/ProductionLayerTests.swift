@@ -1,6 +1,7 @@
 import EpisodesService
 import Foundation
 import ResourceKit
+import SwiftTalk
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -88,6 +89,35 @@ import Testing
             let everyMethod = kind.webservice(middleware: [RetryPolicy(baseDelay: 0.01, retriesEveryMethod: true)])
             #expect(try await everyMethod.load(post("b")).attempt == 3)
             #expect(try await count(base / "production/unavailable/b/count") == 3)
+        }
+    }
+
+    /// The app's rule retries a 409 too and leaves a resource it names alone; the policy waits on the app's clock, on
+    /// which a minute's backoff takes no time.
+    @Test(arguments: TransportKind.allCases)
+    func aRuleOfTheAppsOwnRetriesAConflictOnAClockThatDoesNotWait(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            let clock = SkippingClock()
+            let policy = RetryPolicy(maxAttempts: 3, baseDelay: 60, clock: clock) { failed in
+                failed.context.name != "checkout" && (failed.isTransient || failed.response?.statusCode == 409)
+            }
+            let retrying = kind.webservice(middleware: [policy])
+            let conflicted = Resource<Attempt>(get: base / "production/unavailable/a?failures=2&status=409")
+            #expect(try await retrying.load(conflicted).attempt == 3)
+            #expect(clock.sleeps.count == 2)
+
+            var checkout = Resource<Attempt>(get: base / "production/unavailable/b")
+            checkout.name = "checkout"
+            let unavailable = try await #require(throws: WebserviceError.self) { try await retrying.load(checkout) }
+            #expect(unavailable.statusCode == 503 && unavailable.attempts == 1)
+            #expect(try await count(base / "production/unavailable/b/count") == 1)
+
+            let builtIn = kind.webservice(middleware: [RetryPolicy(clock: clock)])
+            let conflict = try await #require(throws: WebserviceError.self) {
+                try await builtIn.load(Resource<Attempt>(get: base / "production/unavailable/c?status=409"))
+            }
+            #expect(conflict.statusCode == 409 && conflict.attempts == 1)
+            #expect(clock.sleeps.count == 2)
         }
     }
 
@@ -226,6 +256,41 @@ import Testing
             let attempts = try await concurrently(3) { [protected] in try await limited.load(protected).attempt }
             #expect(attempts.sorted() == [1, 2, 3])
             #expect(try await count(base / "production/token/a/count") == 1)
+        }
+    }
+
+    /// An app signs in and out on one web service: the token it sets, through any copy of the middleware, is sent;
+    /// once it signs out, no load sends it again, and the closure, which has no credential while signed out, is asked
+    /// anew.
+    @Test(arguments: TransportKind.allCases)
+    func signingInAndOutKeepsTheWebService(kind: TransportKind) async throws {
+        try await withProductionServer { base in
+            struct SignedOut: Error {}
+            let asked = Shared<[String?]>([])
+            let authentication = Authentication(for: [base]) { rejected in
+                asked.update { $0.append(rejected) }
+                throw SignedOut()
+            }
+            let webservice = kind.webservice(middleware: [authentication])
+            let account = Resource<Account>(get: base / "account")
+            let signedOut = try await #require(throws: WebserviceError.self) { try await webservice.load(account) }
+            #expect(signedOut.underlyingError is SignedOut, "\(signedOut)")
+
+            // The sign-in request needs no credential; the token it returns is set through a copy of the middleware.
+            let session = try await kind.webservice().load(
+                Resource<[String: String]>(url: base / "account/session", method: .post(Data())))
+            let signIn = authentication
+            try await signIn.setCredential("Bearer \(try #require(session["token"]))")
+            #expect(try await webservice.load(account).name == "Chris")
+
+            // The sign-out request ends the session it carries; then the middleware forgets its token.
+            _ = try await webservice.load(Resource<Data>(url: base / "account/session", method: .delete))
+            await authentication.removeCredential()
+            let signedOutAgain = try await #require(throws: WebserviceError.self) {
+                try await webservice.load(account)
+            }
+            #expect(signedOutAgain.underlyingError is SignedOut, "\(signedOutAgain)")
+            #expect(asked.value == [nil, nil])
         }
     }
 

@@ -12,7 +12,8 @@ internal import ResourceKitSupport
 /// `credential` is asked for the first credential with `nil`, and for a new one with the credential the server
 /// rejected. However many loads are rejected at once, it is asked once, and they all retry with its answer; a load
 /// rejected with a credential that was already replaced just retries. When it throws, the loads waiting for it fail
-/// with ``WebserviceError/Reason/authentication(_:)``. The rules are in <doc:AuthenticatingRequests>.
+/// with ``WebserviceError/Reason/authentication(_:)``. The app signs in and out with ``setCredential(_:)`` and
+/// ``removeCredential()``. The rules are in <doc:AuthenticatingRequests>.
 ///
 /// ```swift
 /// let authentication = Authentication(for: [URL(string: "https://api.example.com")!]) { rejected in
@@ -20,6 +21,10 @@ internal import ResourceKitSupport
 /// }
 /// let webservice = Webservice(middleware: [authentication])
 /// ```
+///
+/// It is a value, and its copies share one credential: the initializer makes the store that holds it, and every copy
+/// refers to that store, the one you keep and the one in the web service's middleware alike. A credential set or
+/// removed through any copy is the one every copy sends. Two middleware made by two initializer calls share nothing.
 public struct Authentication: Middleware {
     /// The origins (scheme, host and port) whose requests get the credential.
     private let origins: Set<Origin>
@@ -57,6 +62,29 @@ public struct Authentication: Middleware {
             try HeaderField(name: headerField, value: value).validate()
             return value
         }
+    }
+
+    /// Makes `credential` the header field's value from now on, as after signing in, for every copy of this
+    /// middleware.
+    ///
+    /// It replaces the current credential and any that the closure is fetching or refreshing: the loads waiting for
+    /// one go on at once with `credential`, and the closure's answer is dropped. When the server rejects `credential`,
+    /// the closure is asked for a new one, given it. See <doc:AuthenticatingRequests#Signing-in-and-out>.
+    ///
+    /// - Throws: ``WebserviceError/Reason/encoding(_:)`` when `credential` is not a valid header field value, such as
+    ///   one with a line break, naming the field but never the value; nothing changes then.
+    public func setCredential(_ credential: String) async throws(WebserviceError) {
+        try HeaderField(name: headerField, value: credential).validate()
+        await store.set(credential)
+    }
+
+    /// Forgets the credential, as after signing out, for every copy of this middleware.
+    ///
+    /// A fetch or refresh in flight is dropped, its answer never sent. The next load that needs a credential asks the
+    /// closure for a first one, with `nil`, as the first load did, and so does a load in flight that the server
+    /// rejects: none sends the forgotten credential again. See <doc:AuthenticatingRequests#Signing-in-and-out>.
+    public func removeCredential() async {
+        await store.set(nil)
     }
 
     /// The identity of this middleware and its copies, for ``fetchingFor``.

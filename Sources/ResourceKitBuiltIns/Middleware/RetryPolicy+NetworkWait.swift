@@ -28,23 +28,16 @@ extension RetryPolicy {
         maxProbeInterval >= firstProbeInterval ? maxProbeInterval : firstProbeInterval
     }
 
-    /// After attempt number `attempt` of `request` failed with `failure`: when it couldn't connect, another attempt
-    /// follows and `networkWait` is set, waits until a probe sent through `next` reaches the server, the wait's bound
-    /// passes or the load is cancelled.
-    func waitForNetwork(
-        after failure: Failure,
-        attempt: Int,
-        of request: Request,
-        context: LoadContext,
-        next: @escaping Next
-    ) async throws {
-        guard let networkWait, case .transport(let code) = failure, Self.connectivityErrorCodes.contains(code),
-            mayRetry(after: attempt, method: request.method)
+    /// After `failed`, which another attempt follows: when it couldn't connect and `networkWait` is set, waits until
+    /// a probe sent through `next` reaches the server, the wait's bound passes or the load is cancelled.
+    func waitForNetwork(after failed: FailedAttempt, next: @escaping Next) async throws {
+        let context = failed.context
+        guard let networkWait, let code = failed.error?.transportErrorCode, Self.connectivityErrorCodes.contains(code)
         else { return }
         let bound = min(networkWait, context.timeRemaining ?? networkWait)
         guard bound > 0 else { return }
-        context.report(.waitingForNetwork(attempt: context.attempt, maxWait: bound), for: request)
-        try await waitForNetwork(probing: Self.probe(for: request), within: bound, context: context, next: next)
+        context.report(.waitingForNetwork(attempt: context.attempt, maxWait: bound), for: failed.request)
+        try await waitForNetwork(probing: Self.probe(for: failed.request), within: bound, context: context, next: next)
     }
 
     /// The request that asks whether `request`'s server can be reached: a `HEAD` of its URL with its header fields,
@@ -70,18 +63,18 @@ extension RetryPolicy {
         context: LoadContext,
         next: @escaping Next
     ) async throws {
-        let start = uptime()
+        let elapsed = clock.stopwatch()
         var probeContext = context
         // The probe's body is nobody's: no progress, no download (a download's receiver keeps it in memory).
         probeContext.progress = nil
         probeContext.destination = nil
         var interval = firstProbeInterval
         while true {
-            var left = bound - TimeInterval(uptime() &- start) / 1_000_000_000
+            var left = bound - elapsed()
             guard left > 0 else { return }
             // Between half the interval and all of it: clients that lost the network together don't probe together.
             try await sleep(min(interval * (0.5 + 0.5 * min(max(random(), 0), 1)), left))
-            left = bound - TimeInterval(uptime() &- start) / 1_000_000_000
+            left = bound - elapsed()
             guard left > 0 else { return }
             if try await isAnswered(probe, within: min(probeTimeout, left), context: probeContext, next: next) {
                 return
@@ -109,6 +102,14 @@ extension RetryPolicy {
             guard let code = (error as? WebserviceError)?.transportErrorCode else { return true }
             return !Self.connectivityErrorCodes.contains(code) && code != .timedOut
         }
+    }
+}
+
+extension Clock where Duration == Swift.Duration {
+    /// The seconds passed on this clock since the call, each time the closure is called.
+    fileprivate func stopwatch() -> @Sendable () -> TimeInterval {
+        let start = now
+        return { start.duration(to: self.now) / .seconds(1) }
     }
 }
 

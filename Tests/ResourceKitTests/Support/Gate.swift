@@ -70,6 +70,17 @@ actor Finished {
     }
 }
 
+/// Waits until every task of `tasks` has ended, without awaiting one, which a regression could keep waiting; records
+/// an issue and throws if one never does.
+func eventuallyEnded(
+    _ tasks: [Task<String, any Error>],
+    _ comment: Comment,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let ends = tasks.map(Finished.watching)
+    for end in ends { try await eventually(comment, sourceLocation: sourceLocation) { await end.result != nil } }
+}
+
 /// Waits until `condition` holds, yielding to other tasks in between; records an issue and throws if it never does.
 ///
 /// It counts yields, not time, so a slow machine only makes it take longer; it gives up after a million. Throwing

@@ -29,35 +29,40 @@ final class EventLog: Sendable {
     var descriptions: [String] { events.map(\.description) }
 }
 
-/// A clock for ``RetryPolicy``'s backoff and its wait for the network that records each wait and returns at once, or,
-/// when `parks`, waits until cancelled; its time is the sum of the waits.
+/// A clock for ``RetryPolicy``'s backoff and its wait for the network whose every sleep is recorded and returns at
+/// once, or, when `parks`, waits until cancelled; its time is the sum of the sleeps.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class VirtualClock: Sendable {
-    private let waits = Mutex<[TimeInterval]>([])
+final class VirtualClock: Clock, Sendable {
+    /// A reading of the clock: the time its sleeps add up to.
+    struct Instant: InstantProtocol {
+        var offset: Duration
+
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let waits = Mutex<[Duration]>([])
     private let parks: Bool
 
     init(parks: Bool = false) {
         self.parks = parks
     }
 
-    /// The waits asked for, in order.
-    var sleeps: [TimeInterval] { waits.withLock { $0 } }
+    var now: Instant { Instant(offset: waits.withLock { $0.reduce(.zero, +) }) }
+    var minimumResolution: Duration { .zero }
 
-    /// The seconds the waits add up to: the clock's time.
-    var elapsed: TimeInterval { sleeps.reduce(0, +) }
-
-    /// The uptime to give a ``RetryPolicy``'s wait for the network: ``elapsed`` in nanoseconds.
-    var uptime: @Sendable () -> UInt64 {
-        { UInt64((self.elapsed * 1_000_000_000).rounded()) }
+    /// Records the sleep until `deadline` and returns, or parks until cancelled.
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        waits.withLock { $0.append(max(.zero, deadline.offset - $0.reduce(.zero, +))) }
+        guard parks else { return }
+        // Only cancellation ends the wait: an hour is a hang the test's time limit catches.
+        try await Task.sleep(for: .seconds(3600))
     }
 
-    /// The sleep to give a ``RetryPolicy``.
-    var sleep: @Sendable (TimeInterval) async throws -> Void {
-        { seconds in
-            self.waits.withLock { $0.append(seconds) }
-            guard self.parks else { return }
-            // Only cancellation ends the wait: an hour is a hang the test's time limit catches.
-            try await Task.sleep(for: .seconds(3600))
-        }
-    }
+    /// The sleeps asked for, in order, in seconds.
+    var sleeps: [TimeInterval] { waits.withLock { $0.map { $0 / .seconds(1) } } }
+
+    /// The seconds the sleeps add up to: the clock's time.
+    var elapsed: TimeInterval { now.offset / .seconds(1) }
 }
