@@ -48,6 +48,10 @@ public struct WebserviceError: Error, Sendable {
         case credentialsRefused
         /// A stream's elements were iterated a second time; they can be iterated once.
         case alreadyIterated
+        /// A stream's body broke off after its response arrived, with the transport's error (redacted), such as
+        /// `URLError(.networkConnectionLost)`: the loop got `elements` elements, framed from `bytes` bytes of the
+        /// body, before the break. See <doc:StreamingResponses#Limits-errors-and-cancellation>.
+        case interrupted(any Error, Response, elements: Int, bytes: Int)
         /// A transport can't apply a ``TrustPolicy``: thrown by the initializers that take one, never by a load.
         ///
         /// `argument` is the policy's argument that can't be read — `"additionalRoots"`, `"pinnedKeys"` or
@@ -78,7 +82,9 @@ public struct WebserviceError: Error, Sendable {
     /// The HTTP response, when one arrived with an unacceptable status or a body that could not be parsed.
     public var response: Response? {
         switch reason {
-        case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response): response
+        case .unacceptableStatus(let response), .apiError(_, let response), .parsing(_, let response),
+            .interrupted(_, let response, _, _):
+            response
         case .transport, .encoding, .nonHTTPResponse, .bodyTooLarge, .authentication, .timedOut, .notStored,
             .credentialsRefused, .alreadyIterated, .unusableTrustPolicy:
             nil
@@ -113,12 +119,12 @@ public struct WebserviceError: Error, Sendable {
         return error
     }
 
-    /// The error that caused this one: the transport's, the API's own, the parse's, the encoder's or the credential
+    /// The error that caused this one: the transport's (before a response or during its body), the API's own, the parse's, the encoder's or the credential
     /// provider's.
     public var underlyingError: (any Error)? {
         switch reason {
         case .transport(let error), .encoding(let error), .apiError(let error, _), .parsing(let error, _),
-            .authentication(let error):
+            .authentication(let error), .interrupted(let error, _, _, _):
             error
         case .nonHTTPResponse, .unacceptableStatus, .bodyTooLarge, .timedOut, .notStored, .credentialsRefused,
             .alreadyIterated, .unusableTrustPolicy:
@@ -143,6 +149,9 @@ extension WebserviceError: CustomStringConvertible, LocalizedError {
         switch reason {
         case .transport(let error):
             "The request failed before a response arrived: \(ErrorText.explain(error))"
+        case .interrupted(let error, let response, let elements, let bytes):
+            "The HTTP \(response.statusCode) response's body broke off after \(elements) "
+                + "element\(elements == 1 ? "" : "s") in \(ErrorText.count(bytes)): \(ErrorText.explain(error))"
         case .nonHTTPResponse(let body):
             "The response was not an HTTP response (\(ErrorText.count(body)))."
         case .unacceptableStatus(let response):

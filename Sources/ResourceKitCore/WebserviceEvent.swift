@@ -89,7 +89,9 @@ public struct WebserviceEvent: Sendable, CustomStringConvertible {
             case .cacheHit(let policy, _): "answered from the cache (\(policy))"
             case .revalidated: "revalidated, answered from the cache"
             }
-        return Redaction.scrub("\(method) \(url?.absoluteString ?? "(no URL)"): \(what)")
+        // The URL is redacted already, as a WebserviceError's: scrubbing it again would take the colon after it for a
+        // value.
+        return "\(method) \(url?.absoluteString ?? "(no URL)"): " + Redaction.scrub(what)
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> String {

@@ -99,16 +99,17 @@ extension HTTPURLResponse {
     }
 }
 
-/// The header fields known to carry no credential: content negotiation, the body's own description, caching, ranges
-/// and `User-Agent`, on requests and responses.
+/// The header fields known to carry no credential: content negotiation, the body's own description, caching, ranges,
+/// the connection's own fields and `User-Agent`, on requests and responses.
 ///
 /// It is an allowlist because a blocklist can't win: APIs carry credentials in fields of any name (`X-Auth`, `DPoP`,
 /// `X-JWT-Assertion`, …). A redirect to another origin keeps only these fields, and error descriptions and `dump`
 /// show only their values.
 public let safeHeaderNames: Set<String> = [
     "accept", "accept-charset", "accept-encoding", "accept-language", "accept-ranges", "age", "allow", "cache-control",
-    "content-encoding", "content-language", "content-length", "content-range", "content-type", "date", "etag",
-    "expires", "last-modified", "pragma", "range", "retry-after", "server", "user-agent", "vary", "via",
+    "connection", "content-encoding", "content-language", "content-length", "content-range", "content-type", "date",
+    "etag", "expires", "keep-alive", "last-modified", "pragma", "range", "retry-after", "server", "user-agent", "vary",
+    "via",
 ]
 
 /// Whether a header field with this name is in ``safeHeaderNames`` or `extra` (lowercased), in any letter case.

@@ -128,12 +128,20 @@ struct RecordedExchange: Codable {
             let kept = isSafeHeader(name) || Self.urlHeaderNames.contains(name.lowercased())
             headers[name] = kept ? Redaction.scrub(value, removing: secrets) : Redaction.mark
         }
-        self.headers = headers
+        let recorded: Data
         if let text = String(data: body, encoding: .utf8) {
-            self.body = Redaction.scrub(text, removing: secrets)
+            let scrubbed = Redaction.scrub(text, removing: secrets)
+            self.body = scrubbed
+            recorded = Data(scrubbed.utf8)
         } else {
-            bodyBase64 = Redaction.removing(secrets, from: body).base64EncodedString()
+            recorded = Redaction.removing(secrets, from: body)
+            bodyBase64 = recorded.base64EncodedString()
         }
+        // Redaction changes the body's length: the recorded length is the recorded body's.
+        for name in headers.keys where name.lowercased() == "content-length" {
+            headers[name] = String(recorded.count)
+        }
+        self.headers = headers
     }
 
     var bodyData: Data {

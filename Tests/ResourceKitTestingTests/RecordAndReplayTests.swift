@@ -118,6 +118,38 @@ import Testing
         }
     }
 
+    /// A recorded exchange keeps the fields that carry no credential, such as `Connection`, and its `Content-Length`
+    /// is that of the recorded body, whose credentials were replaced; it is served again as it was recorded.
+    @Test(arguments: [Data(), Data([0xFF])])
+    func aRecordingKeepsTheHarmlessFieldsAndTheLengthOfItsBody(prefix: Data) async throws {
+        try await withDirectory { directory in
+            let echo = StubTransport([
+                .init(
+                    "GET", "/echo",
+                    .computed { request in
+                        let body = prefix + Data("token \(request.value(forHTTPHeaderField: "X-Token") ?? "")".utf8)
+                        return .status(
+                            200,
+                            headers: [
+                                "Content-Length": "\(body.count)", "Connection": "keep-alive",
+                                "Keep-Alive": "timeout=5", "X-Echo": "t0ken-value",
+                            ], body: body)
+                    })
+            ])
+            var resource = Resource<Data>(url: base.appendingPathComponent("echo"))
+            resource.headers["X-Token"] = "t0ken-value"
+            _ = try await Webservice(transport: RecordingTransport(echo, to: directory)).load(resource)
+            let replay = Webservice(transport: try ReplayTransport(from: directory))
+            let response = try await replay.response(for: resource)
+            let body = try await replay.load(resource)
+            #expect(body == prefix + Data("token REDACTED".utf8))
+            #expect(response.value(forHTTPHeaderField: "Content-Length") == "\(body.count)")
+            #expect(response.value(forHTTPHeaderField: "Connection") == "keep-alive")
+            #expect(response.value(forHTTPHeaderField: "Keep-Alive") == "timeout=5")
+            #expect(response.value(forHTTPHeaderField: "X-Echo") == "REDACTED")
+        }
+    }
+
     @Test func aBinaryBodyHasTheRequestsSecretsReplaced() async throws {
         try await withDirectory { directory in
             let echo = StubTransport([

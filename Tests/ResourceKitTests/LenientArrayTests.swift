@@ -42,6 +42,17 @@ private struct Rating: Decodable {
         #expect(context.codingPath.map(\.intValue) == [1])
     }
 
+    /// Each failure reads in one line, in the order of the elements, rather than as a `DecodingError`'s dump.
+    @Test func eachFailureHasAOneLineDescription() throws {
+        let feed = try Resource<LenientArray<Episode>>(get: baseURL, at: ["feed", "entry"])
+            .parse(Data(#"{"feed":{"entry":[{"id":"1","title":"A"},{"id":"2"},{"id":3,"title":"C"}]}}"#.utf8))
+        #expect(
+            feed.failureDescriptions == [
+                #"element 1: missing key "title" at .feed.entry[1]"#,
+                "element 2: expected String at .feed.entry[2].id (Expected to decode String but found number instead.)",
+            ])
+    }
+
     @Test func theStrictArrayStillFailsAsAWhole() {
         #expect(throws: DecodingError.self) { try Episode.all.parse(fixture("episodes-partly-invalid.json")) }
     }

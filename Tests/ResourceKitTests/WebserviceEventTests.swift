@@ -70,6 +70,18 @@ import Testing
         #expect(events.events[0].cURLDescription.contains("-X 'POST'"))
     }
 
+    /// A URL whose query was redacted reads as any other: the method, the URL, a colon and what happened.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: [("q", "x", "q=x"), ("key", "k3y-value", "key=REDACTED")])
+    func anEventLineKeepsItsColonWhateverItsQuery(name: String, value: String, shown: String) async throws {
+        let events = EventLog()
+        var resource = thing()
+        resource.queryItems = [URLQueryItem(name: name, value: value)]
+        _ = try await Webservice(transport: StubTransport.answering(.status(200)), observer: events.observer)
+            .load(resource)
+        #expect(events.descriptions.first == "GET https://api.example.com/thing?\(shown): sent")
+    }
+
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aLoadInsideAMiddlewareReportsToItsOwnWebServiceOnly() async throws {
         struct Nested: Middleware {

@@ -131,22 +131,50 @@ import Testing
         }
     }
 
+    /// An event stream connects again by default, as `EventSource` does, after the server's `retry` time: four breaks
+    /// in all, each after events, which start the count of tries in a row again.
     @Test(arguments: TransportKind.allCases)
-    func aBrokenEventStreamConnectsAgainAndDeliversEachEventOnce(kind: TransportKind) async throws {
+    func aBrokenEventStreamConnectsAgainByDefaultAndDeliversEachEventOnce(kind: TransportKind) async throws {
         try await withServer { base in
-            var stream = Self.ticks(base / "streams/events?count=7&drop=2&retry=50")
-            stream.maxReconnections = 3
             var received: [Int] = []
-            for try await tick in try await kind.webservice().load(stream) { received.append(tick.n) }
-            #expect(received == Array(1...7))
-            // A stream that breaks before each first event: the reconnections in a row are bounded.
-            var broken = Self.ticks(base / "streams/events?count=3&drop=0&retry=10")
-            broken.maxReconnections = 2
-            received = []
-            await #expect(throws: WebserviceError.self) {
-                for try await tick in try await kind.webservice().load(broken) { received.append(tick.n) }
+            for try await tick in try await kind.webservice().load(
+                Self.ticks(base / "streams/events?count=9&drop=2&retry=50"))
+            {
+                received.append(tick.n)
             }
-            #expect(received.isEmpty)
+            #expect(received == Array(1...9))
+            // A stream that breaks before each first event: the reconnections in a row are bounded.
+            let error = try await #require(throws: WebserviceError.self) {
+                for try await tick in try await kind.webservice().load(
+                    Self.ticks(base / "streams/events?count=3&drop=0&retry=10"))
+                {
+                    received.append(tick.n)
+                }
+            }
+            #expect(received == Array(1...9))
+            #expect(error.statusCode == 200, "\(error)")
+        }
+    }
+
+    /// A stream opted out of reconnecting ends at its break, with an error that names the response and what arrived.
+    @Test(arguments: TransportKind.allCases)
+    func aBreakNamesTheResponseAndTheEventsBeforeIt(kind: TransportKind) async throws {
+        try await withServer { base in
+            var stream = Self.ticks(base / "streams/events?count=7&drop=3")
+            stream.maxReconnections = 0
+            var received = 0
+            let error = try await #require(throws: WebserviceError.self) {
+                for try await _ in try await kind.webservice().load(stream) { received += 1 }
+            }
+            guard case .interrupted(_, let response, let elements, let bytes) = error.reason else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(response.statusCode == 200)
+            #expect(elements == received)
+            #expect(bytes > 0)
+            #expect(received == 3 || kind == .asyncHTTPClient, "\(received) events before the break")
+            #expect(error.description.contains("HTTP 200 response's body broke off after \(received) elements"))
         }
     }
 

@@ -1,5 +1,6 @@
 import ResourceKitCore
 internal import ResourceKitSupport
+
 /// A JSON array decoded leniently: the elements that decode, and, for each one that doesn't, its index and why.
 ///
 /// Use it where showing the valid elements beats showing nothing; nothing is dropped silently. See
@@ -18,6 +19,18 @@ public struct LenientArray<Element> {
     /// `DecodingError.dataCorrupted` with the original as its `underlyingError`. Throw one when a skipped element
     /// matters after all.
     public var failures: [Int: DecodingError]
+
+    /// Each of ``failures`` in one line, in the order of the elements.
+    ///
+    /// Such as `element 2: missing key "title" at [2]`: what a log shows rather than a `DecodingError`'s dump. See
+    /// <doc:DefiningResources>.
+    ///
+    /// ```swift
+    /// for line in feed.failureDescriptions { print("Skipped \(line)") }
+    /// ```
+    public var failureDescriptions: [String] {
+        failures.sorted { $0.key < $1.key }.map { "element \($0.key): \($0.value.summary)" }
+    }
 
     /// A lenient array of its parts.
     ///

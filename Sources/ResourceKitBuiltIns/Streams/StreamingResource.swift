@@ -27,11 +27,16 @@ public struct StreamingResource<Element>: Sendable {
     /// element (1 MiB when it is `nil`).
     public var request: Resource<Void>
     /// How many times in a row a stream of server-sent events requested with `GET` connects again after its
-    /// connection broke, with `Last-Event-ID`, after the server's `retry` time (3 s unless it sent one, at most 60 s);
-    /// `0`, the default, never.
+    /// connection broke, as `EventSource` does: with `Last-Event-ID`, after the server's `retry` time (3 s unless it
+    /// sent one, at most 60 s); 3 by default, counted again from 0 when an event arrives; `0` never.
     ///
-    /// A stream the server ends is not connected again. See <doc:StreamingResponses>.
-    public var maxReconnections = 0
+    /// A stream the server ends is not connected again, nor is any other framing. See
+    /// <doc:StreamingResponses#Reconnecting>.
+    public var maxReconnections = 3
+    /// Waits before connecting again, in seconds; a virtual clock in tests.
+    var sleep: @Sendable (TimeInterval) async throws -> Void = {
+        try await Task.sleep(nanoseconds: Uptime.nanoseconds($0))
+    }
     /// How the body divides into elements.
     let framing: Framer.Kind
     /// Turns one element into the model.

@@ -122,6 +122,8 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
         var framer: Framer
         /// The elements returned so far.
         var count = 0
+        /// The bytes of the body handed over so far, over every connection.
+        var bytes = 0
         /// Whether the body has no more chunks.
         var bodyEnded = false
         /// The reconnections since the last element.
@@ -161,13 +163,16 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                     do {
                         chunk = try await self.reader?.next()
                     } catch {
-                        guard !(error is CancellationError), !Task.isCancelled, try await reconnect() else {
+                        guard !(error is CancellationError), !Task.isCancelled, try await reconnected() else {
                             throw error
                         }
                         continue
                     }
                     if let chunk {
-                        chunk.withUnsafeBytes { framer.append($0) }
+                        chunk.withUnsafeBytes {
+                            bytes += $0.count
+                            framer.append($0)
+                        }
                     } else {
                         // A sequence may end when its task is cancelled: that is no end of the body.
                         try Task.checkCancellation()
@@ -187,24 +192,33 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
             return try elements.stream.element(unit, at: count)
         }
 
-        /// Connects a stream of events again after its connection broke, if it may: after the server's `retry` time,
-        /// with the ID of the last whole event, from which a new framer goes on; an event that was still arriving
-        /// comes again whole.
-        private mutating func reconnect() async throws -> Bool {
-            guard reconnects, reconnections < elements.stream.maxReconnections else {
-                return false
-            }
-            reconnections += 1
+        /// Connects a stream of events again after its connection broke, if it may.
+        ///
+        /// It waits the server's `retry` time (at most 60 s) and sends the ID of the last whole event, from which a new
+        /// framer goes on; an event that was still arriving comes again whole. A connection that fails before its
+        /// response counts as a try.
+        private mutating func reconnected() async throws -> Bool {
+            guard reconnects else { return false }
             reader = nil
-            try await Task.sleep(nanoseconds: UInt64(Swift.min(framer.retry ?? 3_000, 60_000)) * 1_000_000)
-            var resource = elements.stream.request
-            if !framer.lastEventID.isEmpty { resource.headers["Last-Event-ID"] = framer.lastEventID }
-            let body: ResponseBody
-            (request, head, body) = try await elements.webservice.connect(elements.stream, with: resource)
-            reader = body.reader()
-            framer = Framer(
-                .events, limit: elements.stream.elementLimit, lastEventID: framer.lastEventID, retry: framer.retry)
-            return true
+            while reconnections < elements.stream.maxReconnections {
+                reconnections += 1
+                try await elements.stream.sleep(Double(Swift.min(Swift.max(framer.retry ?? 3_000, 0), 60_000)) / 1_000)
+                var resource = elements.stream.request
+                if !framer.lastEventID.isEmpty { resource.headers["Last-Event-ID"] = framer.lastEventID }
+                let connection: (Request, Response, ResponseBody)
+                do {
+                    connection = try await elements.webservice.connect(elements.stream, with: resource)
+                } catch let error as WebserviceError where error.isTransportFailure {
+                    continue
+                }
+                let body: ResponseBody
+                (request, head, body) = connection
+                reader = body.reader()
+                framer = Framer(
+                    .events, limit: elements.stream.elementLimit, lastEventID: framer.lastEventID, retry: framer.retry)
+                return true
+            }
+            return false
         }
 
         /// `error` as the loop gets it: a parse's or the framing's as ``WebserviceError/Reason/parsing(_:_:)`` of the
@@ -217,8 +231,15 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                 Webservice.reported(
                     WebserviceError(.parsing(DecodingError(index: count, error: framing, codingPath: []), head)),
                     of: request)
-            default:
+            case let error as WebserviceError:
                 // A transport's error as the body arrives, redacted against the request as sent already (`Sending`).
+                if case .transport(let underlying) = error.reason {
+                    Webservice.reported(
+                        WebserviceError(.interrupted(underlying, head, elements: count, bytes: bytes)), of: request)
+                } else {
+                    Webservice.reported(error, of: request)
+                }
+            default:
                 Webservice.reported(error, of: request)
             }
         }

@@ -38,6 +38,13 @@ extension WebserviceError {
         if case .parsing(let error, let response) = reason { (error, response) } else { nil }
     }
     var bodyTooLarge: Int? { if case .bodyTooLarge(let limit) = reason { limit } else { nil } }
+    var interrupted: (error: any Error, response: Response, elements: Int, bytes: Int)? {
+        if case .interrupted(let error, let response, let elements, let bytes) = reason {
+            (error, response, elements, bytes)
+        } else {
+            nil
+        }
+    }
 }
 
 extension DecodingError {
