@@ -61,7 +61,7 @@ import Testing
         maxReconnections: Int? = nil
     ) -> StreamingResource<String> {
         var stream = StreamingResource(Resource<Data>(url: url, method: method), serverSentEvents: { $0.data })
-        stream.sleep = clock.sleep
+        stream.sleep = { try await clock.sleep(for: .seconds($0)) }
         if let maxReconnections { stream.maxReconnections = maxReconnections }
         return stream
     }
@@ -144,7 +144,7 @@ import Testing
         case "POST": (_, error) = try await Self.load(Self.events(.post(Data()), clock: clock), from: server)
         default:
             var lines = StreamingResource<Int>(Resource<Data>(url: Self.url), jsonLines: JSONDecoder())
-            lines.sleep = clock.sleep
+            lines.sleep = { try await clock.sleep(for: .seconds($0)) }
             (_, error) = try await Self.load(lines, from: server)
         }
         #expect(server.requests.count == 1)

@@ -39,7 +39,9 @@ extension Webservice {
         var resource = resource
         resource.receiver = nil
         resource.maxBodySize = nil
-        let request = Request(resource: resource)
+        // The request as it is sent, to name in errors: relative to the base URL, resolved (a URL that can't be is
+        // thrown by `response(for:)`).
+        let request = Request(resource: (try? resolved(resource)) ?? resource)
         var head = try await response(for: resource)
         // Only the reader holds the body, so that the transfer stops once it is dropped: not the head, which errors
         // keep.

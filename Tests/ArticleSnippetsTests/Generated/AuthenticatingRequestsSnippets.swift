@@ -18,3 +18,12 @@ import Testing
     let webservice = Webservice(middleware: [RetryPolicy(), authentication])
     _ = (authentication, webservice)
 }
+
+// AuthenticatingRequests.md:29, block 2
+private func signIn(token: String) async throws {
+    try await authentication.setCredential("Bearer \(token)")
+}
+
+private func signOut() async {
+    await authentication.removeCredential()
+}

@@ -27,7 +27,15 @@ import Testing
     _ = (refresh, fresh)
 }
 
-// Caching.md:115, block 3
+// Caching.md:101, block 3
+@MainActor private func cachingSnippet3() async throws {
+    let cache = ResponseCache(byteLimit: 5_000_000)
+    let (stored, bytes) = (await cache.count, await cache.byteCount)
+    print("\(stored) responses, \(bytes) bytes")
+    _ = (cache)
+}
+
+// Caching.md:124, block 4
 private struct SharedStorage: CacheStorage {
     let store: FleetStore  // yours, a `Sendable` client of the shared store
     var byteCount: Int { store.byteCount }

@@ -61,17 +61,17 @@ private struct Page { var episodes: [Episode]; var next: String? }
     _ = (entries, newest)
 }
 
-// DefiningResources.md:128, block 6
+// DefiningResources.md:129, block 6
 @MainActor private func definingResourcesSnippet6() async throws {
     let lenientFeed = Resource<LenientArray<Episode>>(get: baseURL.appendingPathComponent("feed"), at: ["feed", "entry"])
     let feed = try await webservice.load(lenientFeed)
-    for (index, error) in feed.failures {
-        logger.warning("Skipped element \(index): \(error)")  // the error's coding path is .feed.entry[2]…
+    for line in feed.failureDescriptions {
+        logger.warning("Skipped \(line)")  // element 2: missing key "title" at .feed.entry[2]
     }
     _ = (lenientFeed, feed)
 }
 
-// DefiningResources.md:151, block 7
+// DefiningResources.md:152, block 7
 @MainActor private func definingResourcesSnippet7() async throws {
     let titles = Resource<[String]>(url: baseURL.appendingPathComponent("episodes"), parseJSON: { json in
         (json as? [[String: Any]])?.compactMap { $0["title"] as? String }
@@ -79,7 +79,7 @@ private struct Page { var episodes: [Episode]; var next: String? }
     _ = (titles)
 }
 
-// DefiningResources.md:167, block 8
+// DefiningResources.md:168, block 8
 @MainActor private func definingResourcesSnippet8() async throws {
     var search = Resource<[Episode]>(get: baseURL.appendingPathComponent("search"))
     search.queryItems = [URLQueryItem(name: "q", value: "C++ & Swift"), URLQueryItem(name: "tag", value: "swift")]
@@ -87,14 +87,14 @@ private struct Page { var episodes: [Episode]; var next: String? }
     _ = (search)
 }
 
-// DefiningResources.md:177, block 9
+// DefiningResources.md:178, block 9
 @MainActor private func definingResourcesSnippet9() async throws {
     var mine = Episode.all
     mine.headers["Authorization"] = "Bearer \(token)"
     _ = (mine)
 }
 
-// DefiningResources.md:194, block 10
+// DefiningResources.md:195, block 10
 @MainActor private func definingResourcesSnippet10() async throws {
     var page = Resource<Data>(url: baseURL.appendingPathComponent("page"))
     page.acceptableStatusCodes = [200, 304]  // also accept 304 Not Modified
@@ -102,13 +102,13 @@ private struct Page { var episodes: [Episode]; var next: String? }
     _ = (page)
 }
 
-// DefiningResources.md:206, block 11
+// DefiningResources.md:207, block 11
 @MainActor private func definingResourcesSnippet11() async throws {
     let episodeTitles: Resource<[String]> = Episode.all.map { $0.map(\.title) }
     _ = (episodeTitles)
 }
 
-// DefiningResources.md:215, block 12
+// DefiningResources.md:216, block 12
 private extension JSONDecoder {
     static var api: JSONDecoder {
         let decoder = JSONDecoder()
@@ -132,7 +132,7 @@ private extension Episode {
     static let latest = Resource<[Episode]>(api: "episodes/latest")
 }
 
-// DefiningResources.md:249, block 13
+// DefiningResources.md:250, block 13
 private struct Podcast: Decodable, Sendable {
     var id: Int
     var name: String

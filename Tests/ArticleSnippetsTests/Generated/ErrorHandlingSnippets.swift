@@ -10,7 +10,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// ErrorHandling.md:40, block 1
+// ErrorHandling.md:41, block 1
 @MainActor private func errorHandlingSnippet1() async throws {
     do {
         episodes = try await webservice.load(Episode.all)
@@ -27,7 +27,7 @@ import Testing
     }
 }
 
-// ErrorHandling.md:67, block 2
+// ErrorHandling.md:68, block 2
 private struct APIError: Error, Decodable {
     var error: String
     var reason: String
@@ -46,12 +46,12 @@ private func episode(id: String) async throws -> Episode? {
     }
 }
 
-// ErrorHandling.md:123, block 3
+// ErrorHandling.md:124, block 3
 @MainActor private func errorHandlingSnippet3() async throws {
     WebserviceError.describesBodies = false
 }
 
-// ErrorHandling.md:149, block 4
+// ErrorHandling.md:150, block 4
 @MainActor private func errorHandlingSnippet4() async throws {
     WebserviceError.credentialNames.insert("partner_code")
 }

@@ -27,8 +27,23 @@ private extension Chat {
     }
 }
 
-// StreamingResponses.md:99, block 2
+// StreamingResponses.md:79, block 2
 @MainActor private func streamingResponsesSnippet2() async throws {
+    var updates = StreamingResource(
+        Resource<Data>(url: baseURL.appendingPathComponent("updates")), serverSentEvents: { $0 })
+    updates.maxReconnections = 0
+    do {
+        for try await event in try await webservice.load(updates) { print(event.data) }
+    } catch let error as WebserviceError {
+        if case .interrupted(_, let response, let events, _) = error.reason {
+            print("HTTP \(response.statusCode) broke off after \(events) events")
+        }
+    }
+    _ = (updates)
+}
+
+// StreamingResponses.md:126, block 3
+@MainActor private func streamingResponsesSnippet3() async throws {
     let recording = Data("data: {\"text\":\"Hel\"}\n\ndata: {\"text\":\"lo\"}\n\n".utf8)
     #expect(try Chat.completions(for: prompt).parse(recording).map(\.text) == ["Hel", "lo"])
     _ = (recording)

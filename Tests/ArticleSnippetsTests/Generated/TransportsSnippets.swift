@@ -19,10 +19,10 @@ import Testing
     _ = (configuration, webservice)
 }
 
-// Transports.md:75, block 2
+// Transports.md:76, block 2
 // Not compiled: a Package.swift fragment.
 
-// Transports.md:79, block 3
+// Transports.md:80, block 3
 #if AsyncHTTPClient
 @MainActor private func transportsSnippet3() async throws {
     let webservice = Webservice(transport: AsyncHTTPClientTransport())
@@ -30,7 +30,7 @@ import Testing
 }
 #endif
 
-// Transports.md:128, block 4
+// Transports.md:129, block 4
 #if AsyncHTTPClient
 @MainActor private func transportsSnippet4() async throws {
     let policy = TrustPolicy(
@@ -43,7 +43,7 @@ import Testing
 }
 #endif
 
-// Transports.md:225, block 5
+// Transports.md:226, block 5
 #if AsyncHTTPClient
 @MainActor private func transportsSnippet5() async throws {
     let transport = try AsyncHTTPClientTransport(
@@ -56,13 +56,13 @@ import Testing
 }
 #endif
 
-// Transports.md:298, block 6
+// Transports.md:299, block 6
 @MainActor private func transportsSnippet6() async throws {
     let episodes = try await Webservice(transport: FileTransport()).load(Resource<[Episode]>(get: bundledEpisodesURL))
     _ = (episodes)
 }
 
-// Transports.md:328, block 7
+// Transports.md:329, block 7
 private struct StreamingClientTransport: Transport {
     let client: StreamingClient  // another HTTP client
     func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
@@ -71,7 +71,7 @@ private struct StreamingClientTransport: Transport {
     }
 }
 
-// Transports.md:342, block 8
+// Transports.md:343, block 8
 private struct SessionTransport: Transport {
     func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         let (data, response) = try await URLSession.shared.data(for: try URLRequest(request))
@@ -79,7 +79,7 @@ private struct SessionTransport: Transport {
     }
 }
 
-// Transports.md:379, block 9
+// Transports.md:380, block 9
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
