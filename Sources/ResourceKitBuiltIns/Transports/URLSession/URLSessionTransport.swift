@@ -252,8 +252,8 @@ public final class URLSessionTransport: Transport {
 }
 
 extension URLSessionConfiguration {
-    /// The configuration of ``URLSessionTransport/init(configuration:crossOriginSafeHeaders:)`` by default: `.default`
-    /// without a `URLCache` or cookies.
+    /// The configuration of ``URLSessionTransport/init(configuration:crossOriginSafeHeaders:cookies:)`` by default:
+    /// `.default` without a `URLCache` or cookies.
     ///
     /// ``ResponseCache`` is ResourceKit's cache, and cookies are credentials a caller opts into. On Linux both cost
     /// more than the rest of a small load: FoundationNetworking looks each request up in `URLCache` (which never
