@@ -18,3 +18,23 @@ import Testing
     let webservice = Webservice(middleware: [RetryPolicy(), authentication])
     _ = (authentication, webservice)
 }
+
+// AuthenticatingRequests.md:56, block 2
+@MainActor private func authenticatingRequestsSnippet2() async throws {
+    let cookies = CookieJar()
+    let webservice = Webservice(transport: URLSessionTransport(cookies: cookies))
+    let episodes = try await webservice.load(Episode.all)
+    print("\(episodes.count) episodes, cookies: \(cookies)")  // names, domains and paths: never a value
+    cookies.removeAll()  // when the user signs out
+    _ = (cookies, webservice, episodes)
+}
+
+// AuthenticatingRequests.md:64, block 3
+#if AsyncHTTPClient
+@MainActor private func authenticatingRequestsSnippet3() async throws {
+    var transport = AsyncHTTPClientTransport()
+    transport.cookies = CookieJar()
+    let webservice = Webservice(transport: transport)
+    _ = (transport, webservice)
+}
+#endif
