@@ -22,6 +22,7 @@ let fuzzTargets: [String: @Sendable (inout FuzzInput) -> Void] = [
     "certificate": fuzzCertificate,
     "stream-framing": fuzzStreamFraming,
     "set-cookie": fuzzSetCookie,
+    "cookie-jar": fuzzCookieJar,
 ]
 
 /// The target this executable runs: the base name it was started under, or `FUZZ_TARGET`.

@@ -22,6 +22,7 @@
 #   stream-framing     a streamed body's framing (Framer: events, JSON Lines, JSON text sequences) in arbitrary chunks,
 #                      against the whole body framed at once
 #   set-cookie         a Set-Cookie value URLSession joined, split into its cookies again (HTTPSyntax.cookies)
+#   cookie-jar         Set-Cookie fields a cookie jar keeps (RFC 6265 parsing, dates, limits) and the Cookie it sends
 #
 # How: the library's sources (its targets without dependencies, their imports of each other left out) and all drivers
 # are compiled once, as one module (so internal symbols are visible), with
@@ -47,7 +48,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all_targets=(charset cache-control coding-path payload lenient-array redirect error-description redaction property-list
-    link-header multipart curl-command content-range cache-file certificate stream-framing set-cookie)
+    link-header multipart curl-command content-range cache-file certificate stream-framing set-cookie cookie-jar)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
@@ -107,6 +108,7 @@ large_seed() {
     content-range) printf 'bytes '; repeat '9' 30000; printf -- '-'; repeat '0' 30000; printf '/*' ;;
     stream-framing) printf '\2\377\377\3\1\7\200'; repeat "id: 1\r\n:\r\ndata: $(repeat x 2000)\r\n\r\n" 30 ;;
     set-cookie) printf '\0'; repeat 'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b, ,=, ' 1200 ;;
+    cookie-jar) printf 'https://a.b.example/p/q\n'; repeat 'c=1; Path=/p; Domain=b.example; Max-Age=9; Expires=1 Jan 99 1:2:3\n' 700 ;;
     curl-command) printf '\1POST\np\nX-Note\nv\ntext/plain\nUA\n'; repeat "{\"note\": \"it'\\\\ \\\"x\\\" \$(id)\"}, " 250 ;;
     esac
 }

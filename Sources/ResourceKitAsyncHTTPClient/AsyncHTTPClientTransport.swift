@@ -34,6 +34,10 @@
         /// Names of header fields of yours that carry no credential and may follow a redirect to another origin, such
         /// as `X-Request-ID`; only standard harmless fields do otherwise.
         public var crossOriginSafeHeaders: Set<String> = []
+        /// The jar that keeps the cookies servers set and sends them back, on every redirect too.
+        ///
+        /// `nil`, the default, keeps none; see <doc:AuthenticatingRequests#Cookies>.
+        public var cookies: CookieJar?
         /// The clients of ``init(trust:hosts:)``'s policies by host, each with its policy; `nil` otherwise.
         let routes: TrustHosts<TrustRoute>?
         /// The clients ``init(trust:hosts:)`` made, which shut down once no copy of the transport holds them.
@@ -94,10 +98,29 @@
             // The file is the body until a redirect turns the request into a `GET` without one.
             let upload = request.body?.file
             let uploadSize = try upload.map { _ in try request.body?.length() } ?? nil
+            let cookies = context.sendsCredentials ? cookies : nil
+            // The first request as it went, with the jar's cookies, for the response's `request`.
+            var first: Request?
             for _ in 0...max(maxRedirects, 0) {
                 let url = request.url
+                // Each hop carries the jar's cookies for its URL after the caller's own, which a redirect to another
+                // origin dropped.
+                var hop = request
+                if let cookies {
+                    hop.setValue(
+                        cookies.headerValue(for: url, after: request.value(forHTTPHeaderField: "Cookie")),
+                        forHTTPHeaderField: "Cookie")
+                    first = first ?? hop
+                }
                 let response = try await send(
-                    request, to: url, upload: request.body?.file, progress: progress, uploadSize: uploadSize)
+                    hop, to: url, upload: request.body?.file, progress: progress, uploadSize: uploadSize)
+                let setCookies = cookies == nil ? [] : response.headers["Set-Cookie"]
+                if !setCookies.isEmpty {
+                    cookies?.store(
+                        Response(
+                            statusCode: Int(response.status.code),
+                            headerFields: setCookies.map { HeaderField(name: "Set-Cookie", value: $0) }, url: url))
+                }
                 if request.body?.file == nil, let body = try request.body?.bytes(), let progress {
                     // A body in memory went in one write: its progress is reported whole once the server answered.
                     progress(
@@ -120,7 +143,8 @@
                     fields.append(HeaderField(name: name, value: value))
                 }
                 if encoded { try Self.checkContentEncoding(of: response, url: url) }
-                let head = Response(statusCode: Int(response.status.code), headerFields: fields, body: Data(), url: url)
+                var head = Response(statusCode: Int(response.status.code), headerFields: fields, body: Data(), url: url)
+                head.request = first
                 // A client of the transport's own stays up until the body is read, even if the transport is gone.
                 let body = ArrivingBuffers(body: response.body, owner: owner, maxBodySize: maxBodySize, url: url)
                 return (head, ResponseBody(body))

@@ -26,7 +26,7 @@ extension Router {
     ///   `Cache-Control` (default `max-age=60`).
     /// - `GET /faults/concurrent?ms=`: holds each request that long and answers `{"mostInFlight": n}`, the most
     ///   requests it has held at once so far.
-    /// - Hostile responses: see ``addHostileFaultRoutes()``.
+    /// - Hostile responses: see ``addHostileFaultRoutes()``; cookies: see ``addCookieRoutes()``.
     public func addFaultRoutes() {
         let meter = FaultMeter()
         get("/faults/status/:code") { _, context in
@@ -165,6 +165,7 @@ extension Router {
         }
         addHostileFaultRoutes()
         addTransportFaultRoutes()
+        addCookieRoutes()
     }
 }
 

@@ -510,12 +510,3 @@ extension WebserviceEvent.Kind {
         }
     }
 }
-
-extension URL {
-    /// This URL with `host` in place of its host.
-    fileprivate func withHost(_ host: String) throws -> URL {
-        var components = try #require(URLComponents(url: self, resolvingAgainstBaseURL: false))
-        components.host = host
-        return try #require(components.url)
-    }
-}

@@ -27,3 +27,23 @@ private func signIn(token: String) async throws {
 private func signOut() async {
     await authentication.removeCredential()
 }
+
+// AuthenticatingRequests.md:84, block 3
+@MainActor private func authenticatingRequestsSnippet3() async throws {
+    let cookies = CookieJar()
+    let webservice = Webservice(transport: URLSessionTransport(cookies: cookies))
+    let episodes = try await webservice.load(Episode.all)
+    print("\(episodes.count) episodes, cookies: \(cookies)")  // names, domains and paths: never a value
+    cookies.removeAll()  // when the user signs out
+    _ = (cookies, webservice, episodes)
+}
+
+// AuthenticatingRequests.md:92, block 4
+#if AsyncHTTPClient
+@MainActor private func authenticatingRequestsSnippet4() async throws {
+    var transport = AsyncHTTPClientTransport()
+    transport.cookies = CookieJar()
+    let webservice = Webservice(transport: transport)
+    _ = (transport, webservice)
+}
+#endif

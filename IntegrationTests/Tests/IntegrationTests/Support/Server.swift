@@ -73,6 +73,13 @@ extension URL {
     static func / (base: URL, path: String) -> URL {
         URL(string: base.absoluteString + "/" + path) ?? base.appendingPathComponent(path)
     }
+
+    /// This URL with `host` in place of its host: `localhost` for a server's `127.0.0.1`, another host to a client.
+    func withHost(_ host: String) throws -> URL {
+        var components = try #require(URLComponents(url: self, resolvingAgainstBaseURL: false))
+        components.host = host
+        return try #require(components.url)
+    }
 }
 
 /// A resource for the raw bytes at `url`.

@@ -66,6 +66,19 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
+    /// A web service with a transport of this kind that keeps its cookies in `cookies`; for `URLSession`, from a
+    /// configuration with a cookie storage of its own, which the jar turns off.
+    func webservice(cookies: CookieJar) -> Webservice {
+        switch self {
+        case .urlSession, .publicSession:
+            return Webservice(transport: URLSessionTransport(configuration: .ephemeral, cookies: cookies))
+        case .asyncHTTPClient, .publicAPI:
+            var transport = AsyncHTTPClientTransport()
+            transport.cookies = cookies
+            return Webservice(transport: transport)
+        }
+    }
+
     /// A transport of this kind, as a web service of this kind has (with a session of its own for `URLSession`).
     func transport() -> any Transport {
         switch self {

@@ -57,13 +57,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let trust, let url = request.url, (try? trust.policy(for: url).check(url)) == nil {
             return completionHandler(nil)
         }
-        let redirected = request.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
+        // With a jar, it keeps the redirect's cookies; the caller's own `Cookie` follows the credential rule, and the
+        // jar's for the target go after it.
+        let (jar, callerCookie) = update(task) { load in (load.cookies, load.callerCookie) } ?? (nil, nil)
+        var redirected = request
+        if let jar {
+            jar.store(Response(response, body: Data()))
+            redirected.setValue(callerCookie, forHTTPHeaderField: "Cookie")
+        }
+        redirected = redirected.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
+        let kept = redirected.value(forHTTPHeaderField: "Cookie")
+        if let jar, let url = redirected.url {
+            _ = update(task) { $0.callerCookie = kept }
+            redirected.setValue(jar.headerValue(for: url, after: kept), forHTTPHeaderField: "Cookie")
+        }
         let sendsFile = update(task) { $0.sendsFile } ?? false
         if sendsFile || task.originalRequest?.httpBody?.isEmpty == false,
             (redirected.httpMethod ?? "GET") == (task.currentRequest?.httpMethod ?? "GET")
         {
             var next = redirected
             next.httpBody = task.originalRequest?.httpBody
+            // `send` adds the jar's cookies to the new task's request.
+            if jar != nil { next.setValue(kept, forHTTPHeaderField: "Cookie") }
             _ = update(task) { $0.redirect = next }
             completionHandler(nil)  // The task ends with this response; `run` returns `next`.
             return
@@ -75,13 +90,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ///
     /// It sends again to where a redirect that keeps the body leads; the body comes from the file `upload` when there
     /// is one. The response's body is still arriving; for a stream, at most `backlog` bytes of it wait for the
-    /// reader (``ResponseBody/Writer``).
+    /// reader (``ResponseBody/Writer``). With `cookies`, each request carries the jar's cookies for its URL after its
+    /// own `Cookie`, and the jar keeps each response's.
     func send(
         _ request: URLRequest,
         in session: URLSession,
         upload: URL?,
         maxBodySize: Int? = nil,
         backlog: Int? = nil,
+        cookies: CookieJar? = nil,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (
         Response, ResponseBody
@@ -96,6 +113,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 sendsFile: upload != nil)
             load.maxBodySize = maxBodySize
             load.backlog = backlog
+            if let cookies, let url = request.url {
+                load.cookies = cookies
+                load.callerCookie = request.value(forHTTPHeaderField: "Cookie")
+                request.setValue(cookies.headerValue(for: url, after: load.callerCookie), forHTTPHeaderField: "Cookie")
+            }
             let outcome: Outcome
             do {
                 outcome = try await run(load) { [request] in
@@ -110,7 +132,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 throw request.url.flatMap(refusals.refusal(of:)) ?? error
             }
             switch outcome {
-            case .head(let response, let writer): return (Response(response, body: Data()), writer.body)
+            case .head(let response, let writer):
+                let head = Response(response, body: Data())
+                cookies?.store(head)
+                return (head, writer.body)
             case .redirect(let next): request = next
             }
         }
@@ -143,6 +168,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var maxBodySize: Int?
         /// For a stream, the bytes of its body that may wait for the reader.
         var backlog: Int?
+        /// The jar whose cookies each hop carries and that keeps each response's; `nil` without one, or for a
+        /// request that may carry no credentials.
+        var cookies: CookieJar?
+        /// The `Cookie` the caller set, until a redirect to another origin drops it; the jar's go after it.
+        var callerCookie: String?
 
         init(sent: ProgressCounter, sendsFile: Bool) {
             self.sent = sent

@@ -30,6 +30,8 @@ public final class URLSessionTransport: Transport {
     /// The header fields this transport adds to each request that doesn't set them itself: its configuration's
     /// `httpAdditionalHeaders`, and for a session of its own a default `User-Agent`.
     private let headerFields: [HeaderField]
+    /// The jar that keeps every response's cookies and adds them to every request that may carry credentials.
+    private let cookies: CookieJar?
 
     /// Creates a transport with its own session for `configuration`.
     ///
@@ -37,11 +39,16 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The session's configuration, copied; by default `.default` without URLCache or cookies.
     ///   - crossOriginSafeHeaders: Header names besides the built-in safe ones that may follow a redirect to another
     ///     origin.
+    ///   - cookies: The jar that keeps the cookies servers set and sends them back, on every redirect too, with the
+    ///     session's own cookie storage off; `nil` keeps none.
     public convenience init(
         configuration: URLSessionConfiguration = .resourceKitDefault,
-        crossOriginSafeHeaders: Set<String> = []
+        crossOriginSafeHeaders: Set<String> = [],
+        cookies: CookieJar? = nil
     ) {
-        self.init(configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, checked: nil)
+        self.init(
+            configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, cookies: cookies,
+            checked: nil)
     }
 
     /// Creates a transport with its own session for `configuration` that applies `trust` to every server but those
@@ -55,6 +62,7 @@ public final class URLSessionTransport: Transport {
     public convenience init(
         configuration: URLSessionConfiguration = .resourceKitDefault,
         crossOriginSafeHeaders: Set<String> = [],
+        cookies: CookieJar? = nil,
         trust: TrustPolicy,
         hosts: [String: TrustPolicy] = [:]
     ) throws(WebserviceError) {
@@ -69,16 +77,23 @@ public final class URLSessionTransport: Transport {
             SessionDelegate.require(checked.strictestTLSVersion, in: configuration)
         #endif
         self.init(
-            configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders,
+            configuration: configuration, crossOriginSafeHeaders: crossOriginSafeHeaders, cookies: cookies,
             checked: isDefault ? nil : checked)
     }
 
     /// A transport with its own session for `configuration`, whose delegate applies `checked` when it isn't `nil`.
     private init(
-        configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>,
+        configuration: URLSessionConfiguration, crossOriginSafeHeaders: Set<String>, cookies: CookieJar?,
         checked: TrustHosts<CheckedTrust>?
     ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        if cookies != nil {
+            // One jar: the session's storage neither adds cookies nor keeps them.
+            configuration.httpCookieStorage = nil
+            configuration.httpCookieAcceptPolicy = .never
+            configuration.httpShouldSetCookies = false
+        }
+        self.cookies = cookies
         // Set on each request instead, where the delegate sees them on a redirect, with a default `User-Agent`.
         headerFields = Self.headerFields(of: configuration, adding: ["User-Agent": defaultUserAgent])
         configuration.httpAdditionalHeaders = nil
@@ -109,6 +124,7 @@ public final class URLSessionTransport: Transport {
         self.session = session
         ownsSession = false
         trust = nil
+        cookies = nil
         headerFields = Self.headerFields(of: session.configuration, adding: [:])
     }
 
@@ -142,8 +158,16 @@ public final class URLSessionTransport: Transport {
     /// that the request can't leave out: a caller's session's header fields, or cookies on Linux.
     public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         let sent = adding(headerFields, to: request, context: context)
-        var (response, body) = try await transmit(sent, context: context)
-        response.request = sent
+        let cookies = context.sendsCredentials ? cookies : nil
+        // The first request as it goes, with the jar's cookies, which the delegate adds on every hop.
+        var shown = sent
+        if let cookies {
+            shown.setValue(
+                cookies.headerValue(for: sent.url, after: sent.value(forHTTPHeaderField: "Cookie")),
+                forHTTPHeaderField: "Cookie")
+        }
+        var (response, body) = try await transmit(sent, cookies: cookies, context: context)
+        response.request = shown
         return (response, body)
     }
 
@@ -157,8 +181,10 @@ public final class URLSessionTransport: Transport {
         return request
     }
 
-    /// Sends `request`, with the header fields this transport adds, through the session.
-    private func transmit(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
+    /// Sends `request`, with the header fields this transport adds, through the session; with `cookies`' on each hop.
+    private func transmit(_ request: Request, cookies: CookieJar?, context: LoadContext) async throws -> (
+        Response, ResponseBody
+    ) {
         var sent = URLRequest(head: request)
         try sent.requireHTTP()
         try requireSecure(sent)
@@ -171,7 +197,7 @@ public final class URLSessionTransport: Transport {
         if let delegate = session.delegate as? SessionDelegate {
             return try await delegate.send(
                 sent, in: session, upload: upload, maxBodySize: context.maxBodySize, backlog: Self.streamBacklog,
-                progress: context.progress)
+                cookies: cookies, progress: context.progress)
         }
         // A caller's session: the file is read into memory first, and its upload's progress reported once the
         // response arrived.
@@ -226,8 +252,8 @@ public final class URLSessionTransport: Transport {
 }
 
 extension URLSessionConfiguration {
-    /// The configuration of ``URLSessionTransport/init(configuration:crossOriginSafeHeaders:)`` by default: `.default`
-    /// without a `URLCache` or cookies.
+    /// The configuration of ``URLSessionTransport/init(configuration:crossOriginSafeHeaders:cookies:)`` by default:
+    /// `.default` without a `URLCache` or cookies.
     ///
     /// ``ResponseCache`` is ResourceKit's cache, and cookies are credentials a caller opts into. On Linux both cost
     /// more than the rest of a small load: FoundationNetworking looks each request up in `URLCache` (which never
