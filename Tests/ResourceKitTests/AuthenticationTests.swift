@@ -66,6 +66,18 @@ import Testing
         #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer mine"])
     }
 
+    /// The sign-in request goes through the web service that is signed out: the closure, which has nothing to give, is
+    /// never asked.
+    @Test func aResourceThatSendsNoCredentialsNeverAsksForOne() async throws {
+        struct SignedOut: Error {}
+        let transport = StubTransport.answering(.status(201))
+        let authentication = Authentication(for: [baseURL]) { _ in throw SignedOut() }
+        var signIn = thing()
+        signIn.sendsCredentials = false
+        _ = try await Webservice(transport: transport, middleware: [authentication]).load(signIn)
+        #expect(await transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [nil])
+    }
+
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func manyRejectedLoadsCauseOneRefreshAndAllRetryWithTheNewCredential() async throws {
         let (tokens, events) = (Tokens(), EventLog())

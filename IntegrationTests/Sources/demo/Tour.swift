@@ -14,6 +14,8 @@ struct Tour {
     /// its own.
     let makeWebservice:
         @Sendable (_ baseURL: URL?, _ cache: ResponseCache?, _ middleware: [any Middleware]) -> Webservice
+    /// Makes a web service like ``webservice`` on a transport of the same kind that keeps cookies in `jar`.
+    let makeCookieWebservice: @Sendable (_ baseURL: URL, _ jar: CookieJar) -> Webservice
     var transcript = Transcript()
 
     /// A request label such as `GET /episodes/1/media`, taken from the resource itself.

@@ -56,7 +56,19 @@ func runDemo(arguments: [String]) async -> Int32 {
     }
 
     let makeWebservice = webservices(transport)
-    var tour = Tour(baseURL: baseURL, webservice: makeWebservice(nil, nil, []), makeWebservice: makeWebservice)
+    var tour = Tour(
+        baseURL: baseURL, webservice: makeWebservice(nil, nil, []), makeWebservice: makeWebservice,
+        makeCookieWebservice: { baseURL, jar in
+            switch transport {
+            case .urlSession:
+                return Webservice(
+                    baseURL: baseURL, transport: URLSessionTransport(configuration: .ephemeral, cookies: jar))
+            case .asyncHTTPClient:
+                var cookieKeeping = AsyncHTTPClientTransport()
+                cookieKeeping.cookies = jar
+                return Webservice(baseURL: baseURL, transport: cookieKeeping)
+            }
+        })
     let reachable = await tour.run()
     if reachable, let server { await tour.workOffline(stoppingServer: server.stop) }
     await server?.stop()

@@ -103,7 +103,8 @@ public struct Authentication: Middleware {
     /// field itself; after a rejection, sends it once more with a refreshed credential.
     public func intercept(_ request: Request, context: LoadContext, next: @escaping Next) async throws -> Response {
         let url = request.url
-        guard origins.contains(Origin(url)),
+        // A resource that sends no credentials, such as the sign-in request itself, never asks for one.
+        guard context.sendsCredentials, origins.contains(Origin(url)),
             request.value(forHTTPHeaderField: headerField) == nil, Self.fetchingFor != ObjectIdentifier(fetching)
         else { return try await next(request, context) }
         let issued = try await authenticated(removing: []) { try await store.credential() }

@@ -28,7 +28,7 @@ private func signOut() async {
     await authentication.removeCredential()
 }
 
-// AuthenticatingRequests.md:84, block 3
+// AuthenticatingRequests.md:87, block 3
 @MainActor private func authenticatingRequestsSnippet3() async throws {
     let cookies = CookieJar()
     let webservice = Webservice(transport: URLSessionTransport(cookies: cookies))
@@ -38,7 +38,7 @@ private func signOut() async {
     _ = (cookies, webservice, episodes)
 }
 
-// AuthenticatingRequests.md:92, block 4
+// AuthenticatingRequests.md:95, block 4
 #if AsyncHTTPClient
 @MainActor private func authenticatingRequestsSnippet4() async throws {
     var transport = AsyncHTTPClientTransport()
