@@ -58,9 +58,12 @@ import Testing
     private static func events(
         _ method: HTTPMethod<Data> = .get,
         clock: VirtualClock,
-        maxReconnections: Int? = nil
+        maxReconnections: Int? = nil,
+        headers: [String: String] = [:]
     ) -> StreamingResource<String> {
-        var stream = StreamingResource(Resource<Data>(url: url, method: method), serverSentEvents: { $0.data })
+        var resource = Resource<Data>(url: url, method: method)
+        resource.headers = headers
+        var stream = StreamingResource(resource, serverSentEvents: { $0.data })
         stream.sleep = { try await clock.sleep(for: .seconds($0)) }
         if let maxReconnections { stream.maxReconnections = maxReconnections }
         return stream
@@ -90,6 +93,31 @@ import Testing
         #expect(events == ["a", "b", "c"])
         #expect(server.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "2"])
         #expect(clock.sleeps == [0.01])
+    }
+
+    /// An ID that couldn't be a header field — one with a control character, or longer than 1 KiB — is ignored, and
+    /// the stream connects again with the last ID it took.
+    @Test(arguments: ["a\u{01}b", "a\u{7F}b", String(repeating: "x", count: 1_025)])
+    func anIDThatCouldntBeAHeaderFieldIsIgnored(id: String) async throws {
+        let server = Server(.breaks("id: 1\ndata: a\n\nid: \(id)\ndata: b\n\n"), .ends("data: c\n\n"))
+        let (events, error) = try await Self.load(Self.events(clock: VirtualClock()), from: server)
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(events == ["a", "b", "c"])
+        #expect(server.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "1"])
+    }
+
+    /// The stream's ID takes the place of the caller's `Last-Event-ID`, in whatever letter case it was set, and an
+    /// empty `id` resets it: the next connection sends none.
+    @Test func theLastEventIDReplacesTheCallersAndAnEmptyIDRemovesIt() async throws {
+        let server = Server(.breaks("id: 1\ndata: a\n\n"), .breaks("id:\ndata: b\n\n"), .ends("data: c\n\n"))
+        let stream = Self.events(clock: VirtualClock(), headers: ["last-event-id": "0"])
+        let (events, error) = try await Self.load(stream, from: server)
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(events == ["a", "b", "c"])
+        #expect(
+            server.requests.map { request in
+                request.headerFields.filter { $0.name.lowercased() == "last-event-id" }.map(\.value)
+            } == [["0"], ["1"], []])
     }
 
     /// A server that breaks every connection at once can't make the client spin, nor keep it waiting past a minute a

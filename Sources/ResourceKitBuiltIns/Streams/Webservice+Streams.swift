@@ -206,7 +206,11 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                 reconnections += 1
                 try await elements.stream.sleep(Double(Swift.min(Swift.max(framer.retry ?? 3_000, 0), 60_000)) / 1_000)
                 var resource = elements.stream.request
-                if !framer.lastEventID.isEmpty { resource.headers["Last-Event-ID"] = framer.lastEventID }
+                if let id = framer.lastEventID {
+                    // In place of the caller's field, in any letter case; an empty ID resets it: no field.
+                    resource.headers = resource.headers.filter { asciiLowercased($0.key) != "last-event-id" }
+                    if !id.isEmpty { resource.headers["Last-Event-ID"] = id }
+                }
                 let connection: (Request, Response, ResponseBody)
                 do {
                     connection = try await elements.webservice.connect(elements.stream, with: resource)
