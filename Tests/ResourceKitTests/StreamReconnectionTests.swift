@@ -20,6 +20,8 @@ import Testing
         enum Answer {
             case ends(String)
             case breaks(String)
+            /// A body that fails with `error` after its text.
+            case fails(String, any Error)
             case refuses
         }
 
@@ -40,15 +42,16 @@ import Testing
             }
             let answer = answers[min(turn, answers.count - 1)]
             let text: String
-            let breaks: Bool
+            let failure: (any Error)?
             switch answer {
             case .refuses: throw URLError(.cannotConnectToHost)
-            case .ends(let body): (text, breaks) = (body, false)
-            case .breaks(let body): (text, breaks) = (body, true)
+            case .ends(let body): (text, failure) = (body, nil)
+            case .breaks(let body): (text, failure) = (body, URLError(.networkConnectionLost))
+            case .fails(let body, let error): (text, failure) = (body, error)
             }
             let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
             if !text.isEmpty { writer.yield(Data(text.utf8)) }
-            writer.finish(throwing: breaks ? URLError(.networkConnectionLost) : nil)
+            writer.finish(throwing: failure)
             let head = Response(
                 statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: Data(), url: request.url)
             return (head, ResponseBody(chunks))
@@ -118,6 +121,23 @@ import Testing
             server.requests.map { request in
                 request.headerFields.filter { $0.name.lowercased() == "last-event-id" }.map(\.value)
             } == [["0"], ["1"], []])
+    }
+
+    /// Only a connection that broke connects again: not a body the stream's limits or the transport's decoding
+    /// stopped, which would stop it again.
+    @Test(
+        arguments: [
+            WebserviceError(.bodyTooLarge(limit: 64)), URLError(.cannotDecodeContentData),
+            URLError(.dataLengthExceedsMaximum),
+        ] as [any Error])
+    func aBodyThatFailsOtherwiseThanByABreakDoesntConnectAgain(failure: any Error) async throws {
+        let server = Server(.fails("id: 1\ndata: a\n\n", failure), .ends("id: 2\ndata: b\n\n"))
+        let clock = VirtualClock()
+        let (events, error) = try await Self.load(Self.events(clock: clock), from: server)
+        #expect(events == ["a"])
+        #expect(error != nil)
+        #expect(server.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
     }
 
     /// A server that breaks every connection at once can't make the client spin, nor keep it waiting past a minute a

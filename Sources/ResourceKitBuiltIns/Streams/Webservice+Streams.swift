@@ -165,9 +165,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                     do {
                         chunk = try await self.reader?.next()
                     } catch {
-                        guard !(error is CancellationError), !Task.isCancelled, try await reconnected() else {
-                            throw error
-                        }
+                        guard !Task.isCancelled, Self.isBreak(error), try await reconnected() else { throw error }
                         continue
                     }
                     if let chunk {
@@ -192,6 +190,12 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
             defer { count += 1 }
             reconnections = 0
             return try elements.stream.element(unit, at: count)
+        }
+
+        /// Whether `error`, from the body's reader, is a connection that broke or went idle, after which a stream of
+        /// events connects again: not one of the stream's limits, nor a body the transport couldn't decode.
+        private static func isBreak(_ error: any Error) -> Bool {
+            (error as? WebserviceError)?.transportErrorCode.map(RetryPolicy.retryableErrorCodes.contains) ?? false
         }
 
         /// Connects a stream of events again after its connection broke, if it may.
