@@ -200,15 +200,16 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
 
         /// Connects a stream of events again after its connection broke, if it may.
         ///
-        /// It waits the server's `retry` time (at most 60 s) and sends the ID of the last whole event, from which a new
-        /// framer goes on; an event that was still arriving comes again whole. A connection that fails before its
+        /// It waits the server's `retry` time (at least 0.1 s, at most 60 s) and sends the ID of the last whole event,
+        /// from which a new framer goes on; an event that was still arriving comes again whole. A connection that fails before its
         /// response counts as a try.
         private mutating func reconnected() async throws -> Bool {
             guard reconnects else { return false }
             reader = nil
             while reconnections < elements.stream.maxReconnections {
                 reconnections += 1
-                try await elements.stream.sleep(Double(Swift.min(Swift.max(framer.retry ?? 3_000, 0), 60_000)) / 1_000)
+                try await elements.stream.sleep(
+                    Double(Swift.min(Swift.max(framer.retry ?? 3_000, 100), 60_000)) / 1_000)
                 var resource = elements.stream.request
                 if let id = framer.lastEventID {
                     // In place of the caller's field, in any letter case; an empty ID resets it: no field.
