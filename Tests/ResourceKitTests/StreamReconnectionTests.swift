@@ -58,6 +58,9 @@ import Testing
         }
     }
 
+    /// A transport's error of its own for a connection that closed.
+    private struct ConnectionClosed: Error {}
+
     private static func events(
         _ method: HTTPMethod<Data> = .get,
         clock: VirtualClock,
@@ -121,6 +124,20 @@ import Testing
             server.requests.map { request in
                 request.headerFields.filter { $0.name.lowercased() == "last-event-id" }.map(\.value)
             } == [["0"], ["1"], []])
+    }
+
+    /// A break connects again whatever the transport calls it: a lost connection, an idle one, or an error of its
+    /// own, such as a TLS connection closed uncleanly.
+    @Test(
+        arguments: [
+            URLError(.networkConnectionLost), URLError(.timedOut), URLError(.unknown), ConnectionClosed(),
+        ] as [any Error])
+    func aBreakConnectsAgainWhateverTheTransportCallsIt(failure: any Error) async throws {
+        let server = Server(.fails("id: 1\ndata: a\n\n", failure), .ends("id: 2\ndata: b\n\n"))
+        let (events, error) = try await Self.load(Self.events(clock: VirtualClock()), from: server)
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(events == ["a", "b"])
+        #expect(server.requests.count == 2)
     }
 
     /// Only a connection that broke connects again: not a body the stream's limits or the transport's decoding

@@ -192,10 +192,21 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
             return try elements.stream.element(unit, at: count)
         }
 
-        /// Whether `error`, from the body's reader, is a connection that broke or went idle, after which a stream of
-        /// events connects again: not one of the stream's limits, nor a body the transport couldn't decode.
+        /// Whether `error`, from the body's reader, is the transport's for a connection that broke or went idle,
+        /// after which a stream of events connects again, whatever the transport calls it (Linux's `URLSession` says
+        /// `.unknown` for a TLS read cut short, AsyncHTTPClient may throw its own error): not one of the stream's
+        /// limits, nor a body the transport couldn't decode or parse, which would fail again.
         private static func isBreak(_ error: any Error) -> Bool {
-            (error as? WebserviceError)?.transportErrorCode.map(RetryPolicy.retryableErrorCodes.contains) ?? false
+            guard let error = error as? WebserviceError, case .transport(let underlying) = error.reason else {
+                return false
+            }
+            switch (underlying as? URLError)?.code {
+            case .dataLengthExceedsMaximum, .cannotDecodeContentData, .cannotDecodeRawData, .badServerResponse,
+                .cannotParseResponse, .cancelled:
+                return false
+            default:
+                return true
+            }
         }
 
         /// Connects a stream of events again after its connection broke, if it may.
