@@ -32,6 +32,21 @@ public enum ErrorText {
         return length < redacted.count || window.count < body.count ? line + "…" : line
     }
 
+    /// `text` in one line: each control character, line or paragraph separator escaped as Swift writes it in a
+    /// literal (`\n`, `\u{1B}`), so a server's value quoted in a message can't start a log line of its own.
+    public static func oneLine(_ text: String) -> String {
+        var line = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator:
+                line.append(contentsOf: scalar.escaped(asASCII: true).unicodeScalars)
+            default:
+                line.append(scalar)
+            }
+        }
+        return String(line)
+    }
+
     /// Describes a `DecodingError` by its coding path and a `URLError` by its code and reason; other errors as they
     /// describe themselves.
     public static func explain(_ error: any Error) -> String {

@@ -137,9 +137,12 @@ struct RecordedExchange: Codable {
             recorded = Redaction.removing(secrets, from: body)
             bodyBase64 = recorded.base64EncodedString()
         }
-        // Redaction changes the body's length: the recorded length is the recorded body's.
-        for name in headers.keys where name.lowercased() == "content-length" {
-            headers[name] = String(recorded.count)
+        // Redaction changes the body's length: the recorded length is the recorded body's. A response without a body
+        // (to HEAD, a 204, a 304) keeps its own: it is the size of the body a GET would have.
+        if recorded.count != body.count || !body.isEmpty {
+            for name in headers.keys where name.lowercased() == "content-length" {
+                headers[name] = String(recorded.count)
+            }
         }
         self.headers = headers
     }

@@ -150,6 +150,23 @@ import Testing
         }
     }
 
+    /// A response without a body — to `HEAD`, a `204`, a `304` — keeps its `Content-Length`: it is the size of the
+    /// body a `GET` would have, which a test of `HEAD` reads.
+    @Test(arguments: [("HEAD", 200), ("GET", 204), ("GET", 304)])
+    func aRecordingWithoutABodyKeepsItsContentLength(method: String, status: Int) async throws {
+        try await withDirectory { directory in
+            let server = StubTransport([
+                .init(method, "/file", .status(status, headers: ["Content-Length": "1234", "ETag": #""v1""#]))
+            ])
+            let request = Request(method: method, url: base.appendingPathComponent("file"))
+            _ = try await RecordingTransport(server, to: directory).data(for: request)
+            let (body, response) = try await ReplayTransport(from: directory).data(for: request)
+            #expect(body.isEmpty)
+            #expect(response.statusCode == status)
+            #expect(response.value(forHTTPHeaderField: "Content-Length") == "1234")
+        }
+    }
+
     @Test func aBinaryBodyHasTheRequestsSecretsReplaced() async throws {
         try await withDirectory { directory in
             let echo = StubTransport([

@@ -20,6 +20,15 @@ private struct Rating: Decodable {
     }
 }
 
+/// A model whose error quotes the server's value, as decoders' messages do.
+private struct Tag: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let value = try container.decode(String.self)
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown tag \(value)")
+    }
+}
+
 @Suite struct LenientArrayTests {
     @Test func aValidArrayDecodesCompletely() throws {
         let episodes = try lenientEpisodes.parse(fixture("episodes.json"))
@@ -50,6 +59,16 @@ private struct Rating: Decodable {
             feed.failureDescriptions == [
                 #"element 1: missing key "title" at .feed.entry[1]"#,
                 "element 2: expected String at .feed.entry[2].id (Expected to decode String but found number instead.)",
+            ])
+    }
+
+    /// A server's value in a decoder's message can't start a log line of its own: its control characters are escaped.
+    @Test func aFailuresDescriptionStaysOneLineWhateverTheServerSent() throws {
+        let tags = try Resource<LenientArray<Tag>>(get: baseURL)
+            .parse(Data(#"["a\nelement 9: forged\u001b[2J\u2028"]"#.utf8))
+        #expect(
+            tags.failureDescriptions == [
+                #"element 0: data corrupted at [0] (unknown tag a\nelement 9: forged\u{1B}[2J\u{2028})"#
             ])
     }
 

@@ -20,6 +20,8 @@ import Testing
         enum Answer {
             case ends(String)
             case breaks(String)
+            /// A body that fails with `error` after its text.
+            case fails(String, any Error)
             case refuses
         }
 
@@ -40,27 +42,34 @@ import Testing
             }
             let answer = answers[min(turn, answers.count - 1)]
             let text: String
-            let breaks: Bool
+            let failure: (any Error)?
             switch answer {
             case .refuses: throw URLError(.cannotConnectToHost)
-            case .ends(let body): (text, breaks) = (body, false)
-            case .breaks(let body): (text, breaks) = (body, true)
+            case .ends(let body): (text, failure) = (body, nil)
+            case .breaks(let body): (text, failure) = (body, URLError(.networkConnectionLost))
+            case .fails(let body, let error): (text, failure) = (body, error)
             }
             let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
             if !text.isEmpty { writer.yield(Data(text.utf8)) }
-            writer.finish(throwing: breaks ? URLError(.networkConnectionLost) : nil)
+            writer.finish(throwing: failure)
             let head = Response(
                 statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: Data(), url: request.url)
             return (head, ResponseBody(chunks))
         }
     }
 
+    /// A transport's error of its own for a connection that closed.
+    private struct ConnectionClosed: Error {}
+
     private static func events(
         _ method: HTTPMethod<Data> = .get,
         clock: VirtualClock,
-        maxReconnections: Int? = nil
+        maxReconnections: Int? = nil,
+        headers: [String: String] = [:]
     ) -> StreamingResource<String> {
-        var stream = StreamingResource(Resource<Data>(url: url, method: method), serverSentEvents: { $0.data })
+        var resource = Resource<Data>(url: url, method: method)
+        resource.headers = headers
+        var stream = StreamingResource(resource, serverSentEvents: { $0.data })
         stream.sleep = { try await clock.sleep(for: .seconds($0)) }
         if let maxReconnections { stream.maxReconnections = maxReconnections }
         return stream
@@ -89,12 +98,70 @@ import Testing
         #expect(error == nil, "\(String(describing: error))")
         #expect(events == ["a", "b", "c"])
         #expect(server.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "2"])
-        #expect(clock.sleeps == [0.01])
+        #expect(clock.sleeps == [0.1])
+    }
+
+    /// An ID that couldn't be a header field — one with a control character, or longer than 1 KiB — is ignored, and
+    /// the stream connects again with the last ID it took.
+    @Test(arguments: ["a\u{01}b", "a\u{7F}b", String(repeating: "x", count: 1_025)])
+    func anIDThatCouldntBeAHeaderFieldIsIgnored(id: String) async throws {
+        let server = Server(.breaks("id: 1\ndata: a\n\nid: \(id)\ndata: b\n\n"), .ends("data: c\n\n"))
+        let (events, error) = try await Self.load(Self.events(clock: VirtualClock()), from: server)
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(events == ["a", "b", "c"])
+        #expect(server.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "1"])
+    }
+
+    /// The stream's ID takes the place of the caller's `Last-Event-ID`, in whatever letter case it was set, and an
+    /// empty `id` resets it: the next connection sends none.
+    @Test func theLastEventIDReplacesTheCallersAndAnEmptyIDRemovesIt() async throws {
+        let server = Server(.breaks("id: 1\ndata: a\n\n"), .breaks("id:\ndata: b\n\n"), .ends("data: c\n\n"))
+        let stream = Self.events(clock: VirtualClock(), headers: ["last-event-id": "0"])
+        let (events, error) = try await Self.load(stream, from: server)
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(events == ["a", "b", "c"])
+        #expect(
+            server.requests.map { request in
+                request.headerFields.filter { $0.name.lowercased() == "last-event-id" }.map(\.value)
+            } == [["0"], ["1"], []])
+    }
+
+    /// A break connects again whatever the transport calls it: a lost connection, an idle one, or an error of its
+    /// own, such as a TLS connection closed uncleanly.
+    @Test(
+        arguments: [
+            URLError(.networkConnectionLost), URLError(.timedOut), URLError(.unknown), ConnectionClosed(),
+        ] as [any Error])
+    func aBreakConnectsAgainWhateverTheTransportCallsIt(failure: any Error) async throws {
+        let server = Server(.fails("id: 1\ndata: a\n\n", failure), .ends("id: 2\ndata: b\n\n"))
+        let (events, error) = try await Self.load(Self.events(clock: VirtualClock()), from: server)
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(events == ["a", "b"])
+        #expect(server.requests.count == 2)
+    }
+
+    /// Only a connection that broke connects again: not a body the stream's limits or the transport's decoding
+    /// stopped, which would stop it again.
+    @Test(
+        arguments: [
+            WebserviceError(.bodyTooLarge(limit: 64)), URLError(.cannotDecodeContentData),
+            URLError(.dataLengthExceedsMaximum),
+        ] as [any Error])
+    func aBodyThatFailsOtherwiseThanByABreakDoesntConnectAgain(failure: any Error) async throws {
+        let server = Server(.fails("id: 1\ndata: a\n\n", failure), .ends("id: 2\ndata: b\n\n"))
+        let clock = VirtualClock()
+        let (events, error) = try await Self.load(Self.events(clock: clock), from: server)
+        #expect(events == ["a"])
+        #expect(error != nil)
+        #expect(server.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
     }
 
     /// A server that breaks every connection at once can't make the client spin, nor keep it waiting past a minute a
     /// try, whatever `retry` it sends.
-    @Test(arguments: [("", 3.0), ("retry: 86400000\n\n", 60), ("retry: 99999999999999999999999\n\n", 3)])
+    @Test(arguments: [
+        ("", 3.0), ("retry: 86400000\n\n", 60), ("retry: 99999999999999999999999\n\n", 3), ("retry: 0\n\n", 0.1),
+    ])
     func aServerThatBreaksEveryConnectionGetsABoundedNumberOfTriesInARow(body: String, wait: Double) async throws {
         let server = Server(.breaks(body))
         let clock = VirtualClock()

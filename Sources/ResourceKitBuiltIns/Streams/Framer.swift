@@ -51,7 +51,7 @@ struct Framer {
 
     /// A framer for a body of `kind` whose elements may have `limit` bytes; for events, `lastEventID` and `retry`
     /// continue a stream that connected again.
-    init(_ kind: Kind, limit: Int, lastEventID: String = "", retry: Int? = nil) {
+    init(_ kind: Kind, limit: Int, lastEventID: String? = nil, retry: Int? = nil) {
         self.kind = kind
         self.limit = limit
         self.retry = retry
@@ -215,7 +215,7 @@ struct Framer {
         var data: [UInt8] = []
         var hasData = false
         var type: [UInt8] = []
-        var lastEventID = ""
+        var lastEventID: String?
     }
 
     /// The bytes of the event being built's data and type.
@@ -227,7 +227,12 @@ struct Framer {
     private(set) var retry: Int?
     /// The ID of the last event the stream ended (its blank line), for `Last-Event-ID` on a reconnection (events): an
     /// `id` of an event still arriving is not yet the last.
-    private(set) var lastEventID: String
+    ///
+    /// `nil` until an `id` field came; empty after an empty one, which resets it.
+    private(set) var lastEventID: String?
+
+    /// The longest `id` taken, in bytes: it becomes a request's header field on a reconnection.
+    static let eventIDLimit = 1_024
 
     /// The next event the lines so far complete (dispatched by a blank line).
     private mutating func nextEvent(atEnd: Bool) throws -> Unit? {
@@ -264,7 +269,10 @@ struct Framer {
             event.data.append(0x0A)
             event.hasData = true
         case "id":
-            if !value.contains(0) { event.lastEventID = String(decoding: value, as: UTF8.self) }
+            // One with a control character (the standard ignores NUL) or a long one couldn't be a header field.
+            if value.count <= Self.eventIDLimit, !value.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                event.lastEventID = String(decoding: value, as: UTF8.self)
+            }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                 retry = Int(String(decoding: value, as: UTF8.self)) ?? retry
@@ -288,7 +296,7 @@ struct Framer {
         return ServerSentEvent(
             type: event.type.isEmpty ? "message" : String(decoding: event.type, as: UTF8.self),
             data: String(decoding: data, as: UTF8.self),
-            id: event.lastEventID.isEmpty ? nil : event.lastEventID
+            id: event.lastEventID?.isEmpty == false ? event.lastEventID : nil
         )
     }
 

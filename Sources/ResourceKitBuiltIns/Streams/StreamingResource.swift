@@ -28,7 +28,7 @@ public struct StreamingResource<Element>: Sendable {
     public var request: Resource<Void>
     /// How many times in a row a stream of server-sent events requested with `GET` connects again after its
     /// connection broke, as `EventSource` does: with `Last-Event-ID`, after the server's `retry` time (3 s unless it
-    /// sent one, at most 60 s); 3 by default, counted again from 0 when an event arrives; `0` never.
+    /// sent one, at least 0.1 s, at most 60 s); 3 by default, counted again from 0 when an event arrives; `0` never.
     ///
     /// A stream the server ends is not connected again, nor is any other framing. See
     /// <doc:StreamingResponses#Reconnecting>.

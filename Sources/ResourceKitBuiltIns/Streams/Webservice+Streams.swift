@@ -165,9 +165,7 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
                     do {
                         chunk = try await self.reader?.next()
                     } catch {
-                        guard !(error is CancellationError), !Task.isCancelled, try await reconnected() else {
-                            throw error
-                        }
+                        guard !Task.isCancelled, Self.isBreak(error), try await reconnected() else { throw error }
                         continue
                     }
                     if let chunk {
@@ -194,19 +192,41 @@ struct StreamElements<Element>: AsyncSequence, Sendable {
             return try elements.stream.element(unit, at: count)
         }
 
+        /// Whether `error`, from the body's reader, is the transport's for a connection that broke or went idle,
+        /// after which a stream of events connects again, whatever the transport calls it (Linux's `URLSession` says
+        /// `.unknown` for a TLS read cut short, AsyncHTTPClient may throw its own error): not one of the stream's
+        /// limits, nor a body the transport couldn't decode or parse, which would fail again.
+        private static func isBreak(_ error: any Error) -> Bool {
+            guard let error = error as? WebserviceError, case .transport(let underlying) = error.reason else {
+                return false
+            }
+            switch (underlying as? URLError)?.code {
+            case .dataLengthExceedsMaximum, .cannotDecodeContentData, .cannotDecodeRawData, .badServerResponse,
+                .cannotParseResponse, .cancelled:
+                return false
+            default:
+                return true
+            }
+        }
+
         /// Connects a stream of events again after its connection broke, if it may.
         ///
-        /// It waits the server's `retry` time (at most 60 s) and sends the ID of the last whole event, from which a new
-        /// framer goes on; an event that was still arriving comes again whole. A connection that fails before its
+        /// It waits the server's `retry` time (at least 0.1 s, at most 60 s) and sends the ID of the last whole event,
+        /// from which a new framer goes on; an event that was still arriving comes again whole. A connection that fails before its
         /// response counts as a try.
         private mutating func reconnected() async throws -> Bool {
             guard reconnects else { return false }
             reader = nil
             while reconnections < elements.stream.maxReconnections {
                 reconnections += 1
-                try await elements.stream.sleep(Double(Swift.min(Swift.max(framer.retry ?? 3_000, 0), 60_000)) / 1_000)
+                try await elements.stream.sleep(
+                    Double(Swift.min(Swift.max(framer.retry ?? 3_000, 100), 60_000)) / 1_000)
                 var resource = elements.stream.request
-                if !framer.lastEventID.isEmpty { resource.headers["Last-Event-ID"] = framer.lastEventID }
+                if let id = framer.lastEventID {
+                    // In place of the caller's field, in any letter case; an empty ID resets it: no field.
+                    resource.headers = resource.headers.filter { asciiLowercased($0.key) != "last-event-id" }
+                    if !id.isEmpty { resource.headers["Last-Event-ID"] = id }
+                }
                 let connection: (Request, Response, ResponseBody)
                 do {
                     connection = try await elements.webservice.connect(elements.stream, with: resource)

@@ -27,7 +27,7 @@ private extension Chat {
     }
 }
 
-// StreamingResponses.md:79, block 2
+// StreamingResponses.md:83, block 2
 @MainActor private func streamingResponsesSnippet2() async throws {
     var updates = StreamingResource(
         Resource<Data>(url: baseURL.appendingPathComponent("updates")), serverSentEvents: { $0 })
@@ -42,7 +42,7 @@ private extension Chat {
     _ = (updates)
 }
 
-// StreamingResponses.md:126, block 3
+// StreamingResponses.md:130, block 3
 @MainActor private func streamingResponsesSnippet3() async throws {
     let recording = Data("data: {\"text\":\"Hel\"}\n\ndata: {\"text\":\"lo\"}\n\n".utf8)
     #expect(try Chat.completions(for: prompt).parse(recording).map(\.text) == ["Hel", "lo"])
