@@ -1,4 +1,5 @@
 import ResourceKit
+import Synchronization
 import Testing
 
 @testable import ResourceKitBuiltIns
@@ -178,6 +179,50 @@ import Testing
         let refreshed = try await store.refreshed(after: try await store.credential().generation)
         #expect(refreshed.credential == "token-2")
         #expect(await issuer.rejected == [nil, "signed-in"])
+    }
+
+    /// Refreshes that hold until the test says their credential was removed, or until they are cancelled, and
+    /// records those still running then: a refresh of a removed credential that nobody cancelled.
+    private final class RemovalWatch: Sendable {
+        private let state = Mutex((started: Set<String>(), removed: Set<String>(), late: [String]()))
+
+        func fetch(rejecting rejected: String?) async throws -> String {
+            guard let rejected else { return "fresh" }
+            state.withLock { _ = $0.started.insert(rejected) }
+            while !Task.isCancelled, !state.withLock({ $0.removed.contains(rejected) }) {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            try Task.checkCancellation()
+            state.withLock { $0.late.append(rejected) }
+            return "refreshed"
+        }
+
+        func started(_ credential: String) -> Bool { state.withLock { $0.started.contains(credential) } }
+        func removed(_ credential: String) { state.withLock { _ = $0.removed.insert(credential) } }
+        var late: [String] { state.withLock { $0.late } }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aWaiterRacingARemovalNeverRefreshesTheRemovedCredential() async throws {
+        let watch = RemovalWatch()
+        let store = CredentialStore<String> { try await watch.fetch(rejecting: $0) }
+        for round in 0..<1_000 {
+            let old = "old-\(round)"
+            await store.set(old)
+            let generation = try await store.credential().generation
+            let refresh = Task { try? await store.refreshed(after: generation) }
+            try await eventually("the refresh runs") { watch.started(old) }
+            // More rejections of the same credential, which may arrive at the fetches in flight after the removal
+            // cancelled them.
+            let waiters = (0..<4).map { _ in Task { try? await store.refreshed(after: generation) } }
+            // Now before the waiters, now while they run, now after.
+            for _ in 0..<round % 16 { await Task.yield() }
+            await store.set(nil)
+            watch.removed(old)
+            _ = await refresh.value
+            for waiter in waiters { _ = await waiter.value }
+        }
+        #expect(watch.late.isEmpty)
     }
 
     @Test func aRejectionFromBeforeARemovalDoesNotRefreshTheCredentialFetchedAfterIt() async throws {

@@ -165,6 +165,22 @@ import Testing
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func aClockThatDoesNotWaitStillEndsTheWaitAfterTheProbesOfOne(timeStandsStill: Bool) async throws {
+        var resource = thing()
+        // Past the 1 s wait, on the real clock: the probes a wait makes are the policy's to bound, not the timeout's.
+        resource.timeout = 10
+        let transport = StubTransport.answering(.failure(.cannotConnectToHost))
+        var policy = RetryPolicy(maxAttempts: 2, networkWait: 1, clock: ClockThatDoesNotWait(timeStandsStill))
+        policy.random = { 1 }
+        let webservice = Webservice(transport: transport, middleware: [policy])
+        let error = try await #require(throws: WebserviceError.self) { try await webservice.load(resource) }
+        #expect(error.transportErrorCode == .cannotConnectToHost)
+        // The pauses asked for fill the second as a clock that waits would: a quarter, a half, and the quarter left.
+        #expect(await Self.requests("HEAD", to: transport).count == 2)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [StubAnswer.status(404), .status(500), .status(405), .failure(.serverCertificateUntrusted)])
     func anyAnswerToAProbeEndsTheWait(probeAnswer: StubAnswer) async throws {
         let transport = StubTransport([
@@ -251,6 +267,23 @@ import Testing
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
         #expect(await transport.requests.count == 1)
+    }
+}
+
+/// A clock such as an app's test may make: its sleeps end at once, and its time stands still or is the real time.
+private struct ClockThatDoesNotWait: Clock {
+    private let start = ContinuousClock.now
+    private let timeStandsStill: Bool
+
+    init(_ timeStandsStill: Bool) {
+        self.timeStandsStill = timeStandsStill
+    }
+
+    var now: ContinuousClock.Instant { timeStandsStill ? start : .now }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
     }
 }
 

@@ -88,6 +88,9 @@ actor CredentialStore<Credential: Sendable> {
     /// the credential it was rejected with as the current one, not the fetch it just waited for. A fetch cancelled
     /// because every caller left changes nothing.
     private func fetchCredential(replacing rejected: Credential?, in epoch: Int) async throws -> Issued {
+        // A caller may join after the app's `set` cancelled this epoch's fetch, starting one nobody cancels: the app's
+        // closure must not refresh a credential it removed (a refresh token rotated twice may end the new session).
+        guard epoch == self.epoch else { throw CancellationError() }
         do {
             let credential = try await fetch(rejected)
             try Task.checkCancellation()

@@ -55,8 +55,11 @@ extension RetryPolicy {
     }
 
     /// Probes with `probe` after pauses that double from ``firstProbeInterval`` up to ``maxProbeInterval``, with
-    /// jitter, until one is answered or `bound` seconds have passed; throws `CancellationError` when the load is
-    /// cancelled.
+    /// jitter, until one is answered, `bound` seconds have passed or the load's deadline has; throws
+    /// `CancellationError` when the load is cancelled.
+    ///
+    /// The seconds passed are the clock's, or the pauses' when more: a clock whose time stands still or whose sleeps
+    /// end at once (a test's) makes no more probes than one that waits.
     private func waitForNetwork(
         probing probe: Request,
         within bound: TimeInterval,
@@ -64,17 +67,21 @@ extension RetryPolicy {
         next: @escaping Next
     ) async throws {
         let elapsed = clock.stopwatch()
+        var paused: TimeInterval = 0
+        func remaining() -> TimeInterval { min(bound - max(elapsed(), paused), context.timeRemaining ?? bound) }
         var probeContext = context
         // The probe's body is nobody's: no progress, no download (a download's receiver keeps it in memory).
         probeContext.progress = nil
         probeContext.destination = nil
         var interval = firstProbeInterval
         while true {
-            var left = bound - elapsed()
+            var left = remaining()
             guard left > 0 else { return }
             // Between half the interval and all of it: clients that lost the network together don't probe together.
-            try await sleep(min(interval * (0.5 + 0.5 * min(max(random(), 0), 1)), left))
-            left = bound - elapsed()
+            let pause = min(interval * (0.5 + 0.5 * min(max(random(), 0), 1)), left)
+            try await sleep(pause)
+            paused += pause
+            left = remaining()
             guard left > 0 else { return }
             if try await isAnswered(probe, within: min(probeTimeout, left), context: probeContext, next: next) {
                 return

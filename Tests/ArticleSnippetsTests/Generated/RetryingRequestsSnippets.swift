@@ -16,7 +16,7 @@ import Testing
     _ = (webservice)
 }
 
-// RetryingRequests.md:32, block 2
+// RetryingRequests.md:33, block 2
 @MainActor private func retryingRequestsSnippet2() async throws {
     let retryingConflicts = RetryPolicy(maxAttempts: 4) { failed in
         // Never the checkout; a 409 too, which this API clears in a moment.
@@ -25,7 +25,7 @@ import Testing
     _ = (retryingConflicts)
 }
 
-// RetryingRequests.md:59, block 3
+// RetryingRequests.md:61, block 3
 import Synchronization
 
 /// A clock whose sleeps end at once, each moving its time on: the policy's waits take no time.
@@ -44,7 +44,7 @@ private final class SkippingClock: Clock {
 
 private let retryingAtOnce = RetryPolicy(maxAttempts: 4, baseDelay: 60, clock: SkippingClock())
 
-// RetryingRequests.md:101, block 4
+// RetryingRequests.md:104, block 4
 @MainActor private func retryingRequestsSnippet4() async throws {
     let webservice = Webservice(middleware: [RetryPolicy(networkWait: 30), authentication, Deduplication()])
     _ = (webservice)
