@@ -108,10 +108,11 @@
                 // origin dropped.
                 var hop = request
                 if let cookies {
-                    let (field, added) = cookies.field(for: url, after: request.value(forHTTPHeaderField: "Cookie"))
+                    let own = request.value(forHTTPHeaderField: "Cookie")
+                    let field = cookies.headerValue(for: url, after: own)
                     hop.setValue(field, forHTTPHeaderField: "Cookie")
                     first = first ?? hop
-                    if added { first?.setValue(field, forHTTPHeaderField: "Cookie") }
+                    if let field, field != own { first?.setValue(field, forHTTPHeaderField: "Cookie") }
                 }
                 let response = try await send(
                     hop, to: url, upload: request.body?.file, progress: progress, uploadSize: uploadSize)
