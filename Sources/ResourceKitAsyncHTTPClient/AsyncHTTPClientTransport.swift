@@ -99,7 +99,8 @@
             let upload = request.body?.file
             let uploadSize = try upload.map { _ in try request.body?.length() } ?? nil
             let cookies = context.sendsCredentials ? cookies : nil
-            // The first request as it went, with the jar's cookies, for the response's `request`.
+            // The first request as it went, with the `Cookie` of the last hop the jar added cookies to, for the
+            // response's `request`.
             var first: Request?
             for _ in 0...max(maxRedirects, 0) {
                 let url = request.url
@@ -107,10 +108,11 @@
                 // origin dropped.
                 var hop = request
                 if let cookies {
-                    hop.setValue(
-                        cookies.headerValue(for: url, after: request.value(forHTTPHeaderField: "Cookie")),
-                        forHTTPHeaderField: "Cookie")
+                    let own = request.value(forHTTPHeaderField: "Cookie")
+                    let field = cookies.headerValue(for: url, after: own)
+                    hop.setValue(field, forHTTPHeaderField: "Cookie")
                     first = first ?? hop
+                    if let field, field != own { first?.setValue(field, forHTTPHeaderField: "Cookie") }
                 }
                 let response = try await send(
                     hop, to: url, upload: request.body?.file, progress: progress, uploadSize: uploadSize)

@@ -29,6 +29,9 @@ public struct Response: Sendable {
     /// The request this response answers as the transport sent it, with the header fields the transport added, such
     /// as a session's configured ones; credentials included, which descriptions of the response never show.
     ///
+    /// After redirects it is the first request, but for its `Cookie`: when a transport's cookie jar added cookies to
+    /// any of them, the `Cookie` of the last one it added cookies to, so that the response shows it depends on them.
+    ///
     /// A transport that adds header fields of its own sets it; the pipeline sets the request it handed over when the
     /// transport left it `nil`.
     public var request: Request?

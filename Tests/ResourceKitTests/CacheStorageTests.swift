@@ -92,6 +92,21 @@ import Testing
         #expect(store.inserted.withLock { $0.map(\.service) }.allSatisfy { $0 == nil })
     }
 
+    @Test(arguments: [nil, "mine=1"])
+    func aResponseToARequestTheTransportAddedACookieToIsNeverStored(own: String?) async throws {
+        let store = FleetStore()
+        let jar = Server(field: HeaderField(name: "Cookie", value: "sid=A"))
+        let cache = ResponseCache(storage: FleetStorage(store: store))
+        let service = Webservice(transport: jar, cache: cache)
+        var resource = resource
+        if let own { resource.headers = ["Cookie": own] }
+        #expect(try await service.load(resource) == "sid=A 1")
+        // Neither for this web service nor for any: a cookie jar changes at any time.
+        #expect(try await service.load(resource) == "sid=A 2")
+        #expect(await cache.count == 0)
+        #expect(store.inserted.withLock { $0.isEmpty })
+    }
+
     @Test func aResponseToCredentialsOrAPrivateOneNeverReachesTheAppsStore() async throws {
         let store = FleetStore()
         let signedIn = Webservice(

@@ -176,12 +176,15 @@ import Testing
 
     @Test(
         arguments: [
-            ("60", 60.0), ("00060", 60), ("99999999999999999999999", nil), ("1e3", -1), ("", -1), ("+5", -1),
+            ("60", 60.0), ("00060", 60), ("0000000000001", 1), ("00000000000000", -1), ("99999999999999999999999", nil),
+            ("1e3", -1), ("", -1), ("+5", -1),
             ("6 0", -1),
         ] as [(String, TimeInterval?)])
     func aMaxAgeIsDigitsAndAHugeOneNeverExpires(text: String, seconds: TimeInterval?) throws {
         let cookie = try #require(SetCookie("sid=1; Max-Age=\(text)", now: clock.now))
-        if let seconds {
+        if text.allSatisfy({ $0 == "0" }), !text.isEmpty {
+            #expect(cookie.expires == .distantPast)
+        } else if let seconds {
             #expect(cookie.expires == (seconds < 0 ? nil : clock.now + seconds))
         } else {
             #expect(cookie.expires == .distantFuture)
@@ -219,6 +222,30 @@ import Testing
         // The oldest went first: the first domain's cookies.
         #expect(try names(for: "https://evil.example/", in: jar).isEmpty)
         #expect(try names(for: "https://h99.evil.example/", in: jar).count == 50)
+    }
+
+    @Test func aCookieFromHTTPCantReplaceOrShadowASecureOneOfItsName() throws {
+        let jar = jar
+        try receive(["sid=good; Secure"], from: "https://h/", in: jar)
+        try receive(["sid=evil", "sid=x; Path=/api", "sid=gone; Max-Age=0"], from: "http://h/", in: jar)
+        #expect(try jar.headerValue(for: #require(URL(string: "https://h/api/x"))) == "sid=good")
+        // Another name, or another host's cookie of its name, is stored.
+        try receive(["other=1"], from: "http://h/", in: jar)
+        try receive(["sid=1"], from: "http://g/", in: jar)
+        #expect(try jar.headerValue(for: #require(URL(string: "http://h/"))) == "other=1")
+        #expect(try jar.headerValue(for: #require(URL(string: "http://g/"))) == "sid=1")
+    }
+
+    @Test func theJarsCookiesTakeAtMost8KiBOfARequest() throws {
+        let jar = jar
+        let value = String(repeating: "v", count: 3_000)
+        try receive((0..<3).map { "c\($0)=\(value)" } + ["small=1"], from: "https://a.evil.example/", in: jar)
+        try receive((0..<3).map { "d\($0)=\(value); Domain=evil.example" }, from: "https://a.evil.example/", in: jar)
+        let url = try #require(URL(string: "https://a.evil.example/"))
+        let field = try #require(jar.headerValue(for: url))
+        #expect(field.utf8.count <= 8_192)
+        // What doesn't fit is left out, in the sending order: the two oldest, then the small one.
+        #expect(field.split(separator: "; ").map { $0.prefix { $0 != "=" } } == ["c0", "c1", "small"])
     }
 
     @Test func aCookieOfTheSameNameDomainAndPathReplacesTheStoredOneInItsPlace() throws {

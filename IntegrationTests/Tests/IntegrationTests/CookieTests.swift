@@ -122,6 +122,34 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    func aResponseToTheJarsCookiesIsNotCachedSoNoneAnswersAfterSigningOut(kind: TransportKind) async throws {
+        try await withServer { base in
+            let jar = CookieJar()
+            let service = kind.webservice(cookies: jar, cache: ResponseCache(byteLimit: 1 << 20))
+            try await set(["sid=A; Path=/"], at: base, through: service)
+            let cacheable = Resource<[String: Int]>(get: base / "faults/cacheable")
+            let signedIn = try #require(try await service.load(cacheable)["served"])
+            jar.removeAll()
+            #expect(try await service.load(cacheable)["served"] == signedIn + 1)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aResponseIsNotCachedWhenTheJarAddedCookiesOnlyToARedirectedRequest(kind: TransportKind) async throws {
+        try await withServer { base in
+            let jar = CookieJar()
+            let service = kind.webservice(cookies: jar, cache: ResponseCache(byteLimit: 1 << 20))
+            // The cookie goes to `/faults/…` alone: not to `/cookies/set`, only to where it redirects.
+            try await set(["sid=A; Path=/faults"], at: base, through: service)
+            var redirected = Resource<[String: Int]>(get: base / "cookies/set")
+            redirected.queryItems = [URLQueryItem(name: "to", value: "/faults/cacheable")]
+            let signedIn = try #require(try await service.load(redirected)["served"])
+            jar.removeAll()
+            #expect(try await service.load(redirected)["served"] == signedIn + 1)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func withoutAJarNoCookieIsKept(kind: TransportKind) async throws {
         try await withServer { base in
             let service = kind.webservice()

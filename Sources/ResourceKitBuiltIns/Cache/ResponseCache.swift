@@ -312,7 +312,7 @@ extension ResponseCache {
                 if revalidate(request, kept: key.service, with: response, generation: generation) != nil {
                     revalidated()
                 }
-            } else if let stored = StoredResponse(response) {
+            } else if !Key.isAnsweredWithCookies(request, response), let stored = StoredResponse(response) {
                 let keptFor = Key.keptFor(request, answeredBy: response, service: service)
                 record(stored, for: request, keptFor: keptFor, generation: generation)
             }
@@ -476,6 +476,16 @@ extension ResponseCache {
                 !isSafeHeader(field.name) && request.value(forHTTPHeaderField: field.name) == nil
             }
             return added ? service : nil
+        }
+
+        /// Whether the transport added cookies to `request`, as `response`'s ``Response/request`` shows.
+        ///
+        /// Such a response, to a cookie jar's cookies say, is never stored: no key made before the request went can
+        /// stand for them, as a jar changes at any time, with a sign-out or any response's `Set-Cookie`.
+        static func isAnsweredWithCookies(_ request: Request, _ response: Response) -> Bool {
+            guard let sent = response.request else { return false }
+            let cookies = { (request: Request) in request.headerFields.filter { sameHeaderName($0.name, "Cookie") } }
+            return cookies(sent).map(\.value) != cookies(request).map(\.value)
         }
 
         /// The credentials of the request the key was made from (``Redaction/secrets(of:)``), which its response may

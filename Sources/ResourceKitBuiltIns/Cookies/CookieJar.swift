@@ -86,7 +86,8 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
     /// response when it has a jar.
     ///
     /// A cookie whose `Domain` isn't its host's own domain or a parent of it, a `Domain` without a dot, a `Secure`
-    /// cookie from `http`, or a cookie over 4 KiB is ignored; an expired one removes the stored one. At most 50
+    /// cookie from `http`, a cookie from `http` named as a secure one it would replace or shadow, or a cookie over
+    /// 4 KiB is ignored; an expired one removes the stored one. At most 50
     /// cookies a domain and 3,000 in all are kept, the oldest going first.
     public func store(_ response: Response) {
         guard let url = response.url, let host = Self.host(of: url) else { return }
@@ -114,6 +115,8 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
         }
         state.withLock { state in
             for (key, cookie, hostOnly) in received {
+                // From `http`, no cookie may replace, delete or shadow a secure one of its name (RFC 6265bis §5.7).
+                if !fromHTTPS, Self.shadowsSecure(key, in: state) { continue }
                 let old = state.cookies.removeValue(forKey: key)
                 if let expires = cookie.expires, expires <= now { continue }
                 state.cookies[key] = Cookie(
@@ -122,6 +125,16 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
                 state.stored += 1
             }
             Self.evict(in: &state, now: now)
+        }
+    }
+
+    /// Whether a stored secure cookie has `key`'s name, a domain that domain-matches its or that its matches, and a
+    /// path its path-matches.
+    private static func shadowsSecure(_ key: Key, in state: State) -> Bool {
+        state.cookies.values.contains { stored in
+            stored.isSecure && stored.name == key.name
+                && (domain(stored.domain, matches: key.domain) || domain(key.domain, matches: stored.domain))
+                && path(key.path, matches: stored.path)
         }
     }
 
@@ -163,9 +176,28 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
 
     /// The value of the `Cookie` field a request for `url` carries, `name=value` pairs joined by `; `, after
     /// `field`, the request's own `Cookie`; `nil` when it has neither.
+    ///
+    /// The jar's cookies take at most 8 KiB of it: those that don't fit, in ``cookies(for:)``'s order, are left out,
+    /// so that no domain can make every request too large for its server.
     public func headerValue(for url: URL, after field: String? = nil) -> String? {
-        let pairs = cookies(for: url).map { "\($0.name)=\($0.value)" }
-        return (((field?.nonEmpty).map { [$0] } ?? []) + pairs).joined(separator: "; ").nonEmpty
+        self.field(for: url, after: field).value
+    }
+
+    /// The most bytes of a `Cookie` field the jar's cookies take.
+    static let maxHeaderSize = 8_192
+
+    /// ``headerValue(for:after:)``, and whether the jar added any cookie to `field`.
+    func field(for url: URL, after field: String?) -> (value: String?, added: Bool) {
+        var pairs: [String] = []
+        var size = 0
+        for cookie in cookies(for: url) {
+            let pair = "\(cookie.name)=\(cookie.value)"
+            let grown = size + (pairs.isEmpty ? 0 : 2) + pair.utf8.count
+            guard grown <= Self.maxHeaderSize else { continue }
+            (pairs, size) = (pairs + [pair], grown)
+        }
+        let value = (((field?.nonEmpty).map { [$0] } ?? []) + pairs).joined(separator: "; ").nonEmpty
+        return (value, !pairs.isEmpty)
     }
 
     /// Removes every cookie: call it when the user signs out.

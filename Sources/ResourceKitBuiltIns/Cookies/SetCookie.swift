@@ -55,10 +55,10 @@ struct SetCookie: Equatable {
         let digits = value.first == UInt8(ascii: "-") ? value.dropFirst() : value[...]
         guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         if value.first == UInt8(ascii: "-") { return .distantPast }
-        // A number too long for an Int is past any date: no need to read it.
-        guard digits.count <= 12, let seconds = Int(String(decoding: digits, as: UTF8.self)) else {
-            return .distantFuture
-        }
+        // A number too long for an Int is past any date: no need to read it. Leading zeros don't count.
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 12 else { return .distantFuture }
+        let seconds = significant.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return seconds <= 0 ? .distantPast : min(now + TimeInterval(seconds), .distantFuture)
     }
 

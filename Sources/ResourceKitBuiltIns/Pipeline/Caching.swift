@@ -78,9 +78,11 @@ struct Caching: StoringMiddleware {
     }
 
     /// Keeps `response` for `request` when the server allows: for this web service alone when its transport added
-    /// credentials to the request (``ResponseCache/Key/service``).
+    /// credentials to the request (``ResponseCache/Key/service``), never when they were cookies.
     private func record(_ response: Response, for request: Request, context: LoadContext, generation: Int) async {
-        guard let stored = ResponseCache.StoredResponse(response) else { return }
+        guard !ResponseCache.Key.isAnsweredWithCookies(request, response),
+            let stored = ResponseCache.StoredResponse(response)
+        else { return }
         let keptFor = ResponseCache.Key.keptFor(request, answeredBy: response, service: context.service)
         await cache.record(stored, for: request, keptFor: keptFor, generation: generation)
     }

@@ -66,16 +66,17 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    /// A web service with a transport of this kind that keeps its cookies in `cookies`; for `URLSession`, from a
-    /// configuration with a cookie storage of its own, which the jar turns off.
-    func webservice(cookies: CookieJar) -> Webservice {
+    /// A web service with a transport of this kind that keeps its cookies in `cookies`, and `cache`; for
+    /// `URLSession`, from a configuration with a cookie storage of its own, which the jar turns off.
+    func webservice(cookies: CookieJar, cache: ResponseCache? = nil) -> Webservice {
         switch self {
         case .urlSession, .publicSession:
-            return Webservice(transport: URLSessionTransport(configuration: .ephemeral, cookies: cookies))
+            return Webservice(
+                transport: URLSessionTransport(configuration: .ephemeral, cookies: cookies), cache: cache)
         case .asyncHTTPClient, .publicAPI:
             var transport = AsyncHTTPClientTransport()
             transport.cookies = cookies
-            return Webservice(transport: transport)
+            return Webservice(transport: transport, cache: cache)
         }
     }
 

@@ -67,9 +67,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         redirected = redirected.redirected(from: task.originalRequest, extraSafeHeaders: extraSafeHeaders)
         let kept = redirected.value(forHTTPHeaderField: "Cookie")
+        var added: String?
         if let jar, let url = redirected.url {
+            let field = jar.field(for: url, after: kept)
+            added = field.added ? field.value : nil
             _ = update(task) { $0.callerCookie = kept }
-            redirected.setValue(jar.headerValue(for: url, after: kept), forHTTPHeaderField: "Cookie")
+            redirected.setValue(field.value, forHTTPHeaderField: "Cookie")
         }
         let sendsFile = update(task) { $0.sendsFile } ?? false
         if sendsFile || task.originalRequest?.httpBody?.isEmpty == false,
@@ -83,6 +86,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(nil)  // The task ends with this response; `run` returns `next`.
             return
         }
+        if let added { _ = update(task) { $0.jarCookie = added } }
         completionHandler(redirected)
     }
 
@@ -91,7 +95,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// It sends again to where a redirect that keeps the body leads; the body comes from the file `upload` when there
     /// is one. The response's body is still arriving; for a stream, at most `backlog` bytes of it wait for the
     /// reader (``ResponseBody/Writer``). With `cookies`, each request carries the jar's cookies for its URL after its
-    /// own `Cookie`, and the jar keeps each response's.
+    /// own `Cookie`, and the jar keeps each response's; the `Cookie` of the last hop the jar added cookies to comes
+    /// with the response.
     func send(
         _ request: URLRequest,
         in session: URLSession,
@@ -101,9 +106,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         cookies: CookieJar? = nil,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (
-        Response, ResponseBody
+        Response, ResponseBody, jarCookie: String?
     ) {
         var request = request
+        var jarCookie: String?
         let uploadSize = try upload?.regularFileSize()
         // FoundationNetworking follows at most 20 redirects in a task; so many of these are as many.
         for _ in 0...20 {
@@ -116,7 +122,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             if let cookies, let url = request.url {
                 load.cookies = cookies
                 load.callerCookie = request.value(forHTTPHeaderField: "Cookie")
-                request.setValue(cookies.headerValue(for: url, after: load.callerCookie), forHTTPHeaderField: "Cookie")
+                let (field, added) = cookies.field(for: url, after: load.callerCookie)
+                if added { jarCookie = field }
+                request.setValue(field, forHTTPHeaderField: "Cookie")
             }
             let outcome: Outcome
             do {
@@ -132,20 +140,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 throw request.url.flatMap(refusals.refusal(of:)) ?? error
             }
             switch outcome {
-            case .head(let response, let writer):
+            case .head(let response, let writer, let added):
                 let head = Response(response, body: Data())
                 cookies?.store(head)
-                return (head, writer.body)
-            case .redirect(let next): request = next
+                return (head, writer.body, added ?? jarCookie)
+            case .redirect(let next, let added):
+                request = next
+                jarCookie = added ?? jarCookie
             }
         }
         throw URLError(.httpTooManyRedirects)
     }
 
-    /// What a task answers with: a response's head, its body arriving through its writer, or a request to send next.
+    /// What a task answers with: a response's head, its body arriving through its writer, or a request to send next;
+    /// with the `Cookie` of the last redirect the task followed that the jar added cookies to.
     enum Outcome: Sendable {
-        case head(HTTPURLResponse, ResponseBody.Writer)
-        case redirect(URLRequest)
+        case head(HTTPURLResponse, ResponseBody.Writer, jarCookie: String?)
+        case redirect(URLRequest, jarCookie: String?)
     }
 
     /// A load from its task's creation until the task ends.
@@ -173,6 +184,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var cookies: CookieJar?
         /// The `Cookie` the caller set, until a redirect to another origin drops it; the jar's go after it.
         var callerCookie: String?
+        /// The `Cookie` of the last redirect the task followed that the jar added cookies to.
+        var jarCookie: String?
 
         init(sent: ProgressCounter, sendsFile: Bool) {
             self.sent = sent
@@ -250,14 +263,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) -> () -> Void {
         let writer = ResponseBody.Writer(backlog: load.backlog) { [tasks] in tasks.async { task.cancel() } }
         load.writer = writer
-        let (continuation, due) = (load.continuation, load.sent.end())
+        let (continuation, due, jarCookie) = (load.continuation, load.sent.end(), load.jarCookie)
         load.continuation = nil
         return {
             // Outside the loads' lock (a stream's may go to disk), but before anyone can read and before this delegate
             // call returns, so before the next chunk.
             for data in early { writer.write(data) }
             due?.report()
-            continuation?.resume(returning: .head(response, writer))
+            continuation?.resume(returning: .head(response, writer, jarCookie: jarCookie))
         }
     }
 
@@ -341,7 +354,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         // A redirect sent again in a new task ends this one, cancelled once its response arrived.
         let outcome: Result<Outcome, any Error> =
-            if let redirect = load.redirect { .success(.redirect(redirect)) } else if let error {
+            if let redirect = load.redirect {
+                .success(.redirect(redirect, jarCookie: load.jarCookie))
+            } else if let error {
                 .failure(error)
             } else { .failure(URLError(.badServerResponse)) }
         load.continuation?.resume(with: outcome)

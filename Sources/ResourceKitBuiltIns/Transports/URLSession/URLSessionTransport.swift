@@ -159,15 +159,10 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: Request, context: LoadContext) async throws -> (Response, ResponseBody) {
         let sent = adding(headerFields, to: request, context: context)
         let cookies = context.sendsCredentials ? cookies : nil
-        // The first request as it goes, with the jar's cookies, which the delegate adds on every hop.
-        var shown = sent
-        if let cookies {
-            shown.setValue(
-                cookies.headerValue(for: sent.url, after: sent.value(forHTTPHeaderField: "Cookie")),
-                forHTTPHeaderField: "Cookie")
-        }
-        var (response, body) = try await transmit(sent, cookies: cookies, context: context)
-        response.request = shown
+        // The first request as it went, with the `Cookie` of the last hop the jar added cookies to.
+        var (response, body, jarCookie) = try await transmit(sent, cookies: cookies, context: context)
+        response.request = sent
+        if let jarCookie { response.request?.setValue(jarCookie, forHTTPHeaderField: "Cookie") }
         return (response, body)
     }
 
@@ -183,7 +178,7 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request`, with the header fields this transport adds, through the session; with `cookies`' on each hop.
     private func transmit(_ request: Request, cookies: CookieJar?, context: LoadContext) async throws -> (
-        Response, ResponseBody
+        Response, ResponseBody, jarCookie: String?
     ) {
         var sent = URLRequest(head: request)
         try sent.requireHTTP()
@@ -207,7 +202,7 @@ public final class URLSessionTransport: Transport {
         if upload != nil, let bytes = sent.httpBody.map({ Int64($0.count) }) {
             context.progress?(TransferProgress(isUpload: true, bytes: bytes, expectedBytes: bytes))
         }
-        return (Response(http, body: Data()), ResponseBody(body))
+        return (Response(http, body: Data()), ResponseBody(body), nil)
     }
 
     /// The bytes of a body that may wait for its reader in memory before they wait on disk: the delegate's thread never
