@@ -27,7 +27,7 @@ import Testing
     _ = (refresh, fresh)
 }
 
-// Caching.md:101, block 3
+// Caching.md:103, block 3
 @MainActor private func cachingSnippet3() async throws {
     let cache = ResponseCache(byteLimit: 5_000_000)
     let (stored, bytes) = (await cache.count, await cache.byteCount)
@@ -35,7 +35,7 @@ import Testing
     _ = (cache)
 }
 
-// Caching.md:124, block 4
+// Caching.md:126, block 4
 private struct SharedStorage: CacheStorage {
     let store: FleetStore  // yours, a `Sendable` client of the shared store
     var byteCount: Int { store.byteCount }
