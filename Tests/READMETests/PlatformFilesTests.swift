@@ -43,4 +43,15 @@ import Testing
         #expect(workflow.contains("runs-on: macos-"))
         #expect(workflow.contains("run: swift test"))
     }
+
+    /// The README installs the newest version CHANGELOG.md names (a `## 0.2.0 — date` heading), which is tagged.
+    @Test func theREADMEInstallsTheNewestVersionOfTheChangelog() throws {
+        let changelog = try Self.text("CHANGELOG.md").split(separator: "\n")
+        let newest = try #require(
+            changelog.first { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true }?
+                .dropFirst(3).prefix { !$0.isWhitespace })
+        let readme = try Self.text("README.md")
+        #expect(readme.contains(#"from: "\#(newest)""#))
+        #expect(!readme.contains(#"branch: "main""#))
+    }
 }
